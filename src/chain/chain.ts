@@ -1,0 +1,768 @@
+/**
+ * The simulated chain: VM, block ring, pool, transaction index, mining, time and snapshots.
+ *
+ * Owns: accepting transactions into the pool, mining them into blocks (automine, interval, manual),
+ * the ring of the latest `window` blocks and everything they own, resolving block references,
+ * state reads at any block of the window, calls, test-control writes, and whole-chain snapshots.
+ * Every operation that changes the chain runs one at a time (`#exclusive`); reads are synchronous
+ * and see either the chain before or after a block, never half of one.
+ * Leaves to others: state storage and history (`state.ts`), the VM's journal (`stateManager.ts`),
+ * admission rules (`validate.ts`), receipts (`receipts.ts`), and all of JSON-RPC (`src/rpc/`).
+ */
+import { createBlock, type Block } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import { createTx, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
+import {
+  Address,
+  KECCAK256_NULL,
+  bytesToUnprefixedHex,
+  hexToBytes,
+  setLengthLeft,
+  unpadBytes,
+} from '@ethereumjs/util'
+import { buildBlock, createVM, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { Clock, DETERMINISTIC_GENESIS_TIMESTAMP, type ClockState } from './clock.js'
+import {
+  BlockOutOfWindowError,
+  ExecutionFailedError,
+  ExecutionRevertedError,
+  FutureBlockError,
+  InvalidInputError,
+  UnknownBlockError,
+} from './errors.js'
+import {
+  DEFAULT_HARDFORK,
+  DEFAULT_MNEMONIC,
+  createDevCommon,
+  deriveAccounts,
+  devAlloc,
+  devGenesisBlock,
+  type DevAccount,
+} from './genesis.js'
+import { TxPool, type PoolSnapshot } from './pool.js'
+import { buildIncluded } from './receipts.js'
+import { EMPTY, WorldState, emptyChanges, newAccount, type StateReader, type StateChanges, type WorldStateSnapshot } from './state.js'
+import { RingStateManager } from './stateManager.js'
+import { SYSTEM_CONTRACTS } from './systemContracts.js'
+import type { AccountRecord, BlockRecord, BlockRef, IncludedTx, MiningMode, PendingTx, TxLookup } from './types.js'
+import { checkAdmission, decodeRawTransaction, upfrontCost } from './validate.js'
+
+/** Options of a chain. Every field has a default; the same options always give the same genesis. */
+export interface ChainOptions {
+  /** Chain id. Default 31337. */
+  chainId?: bigint
+  /** Fork rules, from `chainstart` (alias `frontier`) to the newest. Default: the newest mainnet fork ethereumjs supports. */
+  hardfork?: string
+  /** Gas limit of every block. Default 30,000,000. */
+  blockGasLimit?: bigint
+  /** Base fee of the genesis block (EIP-1559 forks). Default 1 gwei. */
+  baseFee?: bigint
+  /** BIP-39 mnemonic of the dev accounts. Default `test test … junk`. */
+  mnemonic?: string
+  /** Number of dev accounts. Default 10. */
+  accounts?: number
+  /** Balance of each dev account, in wei. Default 10,000 ETH. */
+  balance?: bigint
+  /** Number of blocks kept (the window). Default 128. */
+  window?: number
+  /** How far `safe` lags the head. Default 32. */
+  safeLag?: number
+  /** How far `finalized` lags the head. Default 64. */
+  finalizedLag?: number
+  /** Mining mode at start. Default automine. */
+  mining?: MiningMode
+  /** Fixed genesis timestamp and 12 s per block, so the same inputs give the same hashes. Default false (wall clock). */
+  deterministic?: boolean | { genesisTimestamp?: bigint; blockTime?: bigint }
+  /** Fee recipient of mined blocks. Default the zero address. */
+  coinbase?: Uint8Array
+  /** Crypto given to ethereumjs (native secp256k1, KZG). */
+  customCrypto?: import('@ethereumjs/common').CustomCrypto
+  /** Where mining errors are reported. Default: stderr. */
+  logger?: { error(message: string): void }
+}
+
+/** Parameters of a call or gas estimate. */
+export interface CallParams {
+  from?: Uint8Array
+  to?: Uint8Array
+  gas?: bigint
+  gasPrice?: bigint
+  maxFeePerGas?: bigint
+  maxPriorityFeePerGas?: bigint
+  value?: bigint
+  data?: Uint8Array
+}
+
+/** The outcome of a call. */
+export interface CallResult {
+  readonly returnValue: Uint8Array
+  readonly gasUsed: bigint
+}
+
+interface ChainSnapshot {
+  readonly world: WorldStateSnapshot
+  readonly ring: readonly BlockRecord[]
+  readonly pool: PoolSnapshot
+  readonly clock: ClockState
+  readonly mining: MiningMode
+  readonly recentHashes: Map<bigint, Uint8Array>
+}
+
+/** Listeners for subscriptions and filters. */
+export interface ChainEvents {
+  block: (record: BlockRecord) => void
+  pending: (entry: PendingTx) => void
+}
+
+const ZERO32 = new Uint8Array(32)
+const DEFAULTS = {
+  chainId: 31337n,
+  blockGasLimit: 30_000_000n,
+  baseFee: 1_000_000_000n,
+  accounts: 10,
+  balance: 10_000n * 10n ** 18n,
+  window: 128,
+  safeLag: 32,
+  finalizedLag: 64,
+}
+
+export class Chain {
+  readonly common: Common
+  readonly accounts: readonly DevAccount[]
+  readonly window: number
+  readonly safeLag: number
+  readonly finalizedLag: number
+  readonly blockGasLimit: bigint
+  readonly #world: WorldState
+  readonly #pool = new TxPool()
+  readonly #clock: Clock
+  readonly #sm: RingStateManager
+  readonly #vm: VM
+  readonly #coinbase: Address
+  readonly #keccak: (data: Uint8Array) => Uint8Array
+  readonly #logger: { error(message: string): void }
+  #ring: BlockRecord[] = []
+  #byHash = new Map<string, BlockRecord>()
+  #txIndex = new Map<string, IncludedTx>()
+  /** Hashes of the last 256 blocks, for BLOCKHASH even when the window is smaller. */
+  #recentHashes = new Map<bigint, Uint8Array>()
+  #mining: MiningMode
+  #timer: NodeJS.Timeout | undefined
+  #queue: Promise<unknown> = Promise.resolve()
+  #snapshots = new Map<number, ChainSnapshot>()
+  #nextSnapshotId = 1
+  #listeners: { [K in keyof ChainEvents]: Set<ChainEvents[K]> } = { block: new Set(), pending: new Set() }
+  #closed = false
+
+  private constructor(init: {
+    common: Common
+    accounts: DevAccount[]
+    world: WorldState
+    clock: Clock
+    sm: RingStateManager
+    vm: VM
+    options: ChainOptions
+  }) {
+    const o = init.options
+    this.common = init.common
+    this.accounts = init.accounts
+    this.#world = init.world
+    this.#clock = init.clock
+    this.#sm = init.sm
+    this.#vm = init.vm
+    this.window = o.window ?? DEFAULTS.window
+    this.safeLag = o.safeLag ?? DEFAULTS.safeLag
+    this.finalizedLag = o.finalizedLag ?? DEFAULTS.finalizedLag
+    this.blockGasLimit = o.blockGasLimit ?? DEFAULTS.blockGasLimit
+    this.#coinbase = new Address(o.coinbase ?? new Uint8Array(20))
+    this.#keccak = init.common.customCrypto.keccak256 ?? keccak_256
+    this.#logger = o.logger ?? { error: (m) => process.stderr.write(`ringchain: ${m}\n`) }
+    this.#mining = o.mining ?? { mode: 'auto' }
+  }
+
+  /** Creates a dev chain: genesis with funded dev accounts and the system contracts its fork needs. */
+  static async create(options: ChainOptions = {}): Promise<Chain> {
+    const window = options.window ?? DEFAULTS.window
+    if (!Number.isInteger(window) || window < 1) throw new InvalidInputError('window must be a positive integer')
+    const common = createDevCommon({
+      chainId: options.chainId ?? DEFAULTS.chainId,
+      hardfork: options.hardfork ?? DEFAULT_HARDFORK,
+      ...(options.customCrypto === undefined ? {} : { customCrypto: options.customCrypto }),
+    })
+    const accounts = deriveAccounts(options.mnemonic ?? DEFAULT_MNEMONIC, options.accounts ?? DEFAULTS.accounts)
+    const deterministic = options.deterministic
+    const clock = new Clock(
+      deterministic === undefined || deterministic === false
+        ? undefined
+        : {
+            genesisTimestamp: (deterministic === true ? undefined : deterministic.genesisTimestamp) ?? DETERMINISTIC_GENESIS_TIMESTAMP,
+            blockTime: (deterministic === true ? undefined : deterministic.blockTime) ?? 12n,
+          },
+    )
+    const world = new WorldState(common)
+    const alloc = devAlloc(accounts, options.balance ?? DEFAULTS.balance)
+    addSystemContracts(alloc, common)
+    await commitGenesis(world, alloc)
+    const genesis = devGenesisBlock(common, {
+      stateRoot: world.root,
+      gasLimit: options.blockGasLimit ?? DEFAULTS.blockGasLimit,
+      baseFee: options.baseFee ?? DEFAULTS.baseFee,
+      timestamp: clock.genesisTimestamp(),
+    })
+    return Chain.#assemble(common, accounts, world, clock, genesis, options)
+  }
+
+  /** Wires a chain around a world state whose head is `head` (genesis, or the last imported block). */
+  static async #assemble(common: Common, accounts: DevAccount[], world: WorldState, clock: Clock, head: Block, options: ChainOptions): Promise<Chain> {
+    const keccak = common.customCrypto.keccak256 ?? keccak_256
+    const sm = new RingStateManager(world.head, { keccak, computeRoot: (c) => world.computeRoot(c) })
+    let chain: Chain | undefined
+    const blockchain = {
+      getBlock: async (number: number) => {
+        const hash = chain === undefined ? undefined : chain.#recentHashes.get(BigInt(number))
+        return { hash: () => hash ?? ZERO32 }
+      },
+      putBlock: async () => {},
+      shallowCopy() {
+        return this
+      },
+    }
+    const vm = await createVM({ common, stateManager: sm, blockchain: blockchain as never })
+    chain = new Chain({ common, accounts, world, clock, sm, vm, options })
+    chain.#push({ block: head, hash: head.hash(), number: head.header.number, transactions: [], logs: [], size: head.serialize().length })
+    chain.#startTimer()
+    return chain
+  }
+
+  // --- the window --------------------------------------------------------------------------
+
+  get head(): BlockRecord {
+    return this.#ring[this.#ring.length - 1]!
+  }
+
+  /** The oldest block still in the window. */
+  get oldest(): BlockRecord {
+    return this.#ring[0]!
+  }
+
+  blockByNumber(number: bigint): BlockRecord | undefined {
+    const index = Number(number - this.oldest.number)
+    return index >= 0 && index < this.#ring.length ? this.#ring[index] : undefined
+  }
+
+  blockByHash(hash: Uint8Array): BlockRecord | undefined {
+    return this.#byHash.get(bytesToUnprefixedHex(hash))
+  }
+
+  /** Number of the block a tag names (`pending` names the head here; see `pendingBlock`). */
+  tagNumber(tag: 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized'): bigint {
+    const head = this.head.number
+    const floor = this.oldest.number
+    const lagged = (lag: number) => {
+      const n = head - BigInt(lag)
+      return n < floor ? floor : n
+    }
+    switch (tag) {
+      case 'latest':
+      case 'pending':
+        return head
+      case 'earliest':
+        return floor
+      case 'safe':
+        return lagged(this.safeLag)
+      case 'finalized':
+        return lagged(this.finalizedLag)
+    }
+  }
+
+  /**
+   * The block a reference names. A number before the window: `BlockOutOfWindowError`; after the
+   * head: `FutureBlockError`; an unknown hash: `UnknownBlockError`.
+   */
+  resolveBlock(ref: BlockRef): BlockRecord {
+    if (ref.kind === 'hash') {
+      const found = this.blockByHash(ref.hash)
+      if (found === undefined) throw new UnknownBlockError()
+      return found
+    }
+    const number = ref.kind === 'tag' ? this.tagNumber(ref.tag) : ref.number
+    if (number > this.head.number) throw new FutureBlockError(number)
+    const found = this.blockByNumber(number)
+    if (found === undefined) throw new BlockOutOfWindowError(number, this.oldest.number, this.head.number)
+    return found
+  }
+
+  /** The state as of a block reference; `pending` is the head plus the executable pool transactions. */
+  async stateAt(ref: BlockRef): Promise<StateReader> {
+    if (ref.kind === 'tag' && ref.tag === 'pending') return (await this.pendingBlock()).state
+    // By number, not "the head": a view stays on its block while later blocks are mined.
+    return this.#world.at(this.resolveBlock(ref).number)
+  }
+
+  /** Synchronous state view for references other than `pending`. */
+  stateAtBlock(record: BlockRecord): StateReader {
+    return record === this.head ? this.#world.head : this.#world.at(record.number)
+  }
+
+  // --- transactions -------------------------------------------------------------------------
+
+  /** A transaction by hash: pending, included in a block of the window, or unknown (undefined). */
+  lookupTransaction(hash: Uint8Array): TxLookup | undefined {
+    const key = bytesToUnprefixedHex(hash)
+    const included = this.#txIndex.get(key)
+    if (included !== undefined) return { status: 'included', included }
+    const pending = this.#pool.get(key)
+    if (pending !== undefined) return { status: 'pending', pending }
+    return undefined
+  }
+
+  /** Decodes, validates and pools a signed raw transaction; mines it at once in automine mode. */
+  async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
+    const tx = decodeRawTransaction(raw, this.common)
+    return this.addTransaction(tx)
+  }
+
+  /** Pools a decoded transaction (signed, or with an impersonated sender). */
+  async addTransaction(tx: TypedTransaction, sender?: Address): Promise<Uint8Array> {
+    return this.#exclusive(async () => {
+      const from = sender ?? tx.getSenderAddress()
+      const fromKey = bytesToUnprefixedHex(from.bytes)
+      const hash = tx.hash()
+      const hashKey = bytesToUnprefixedHex(hash)
+      checkAdmission(tx, from, {
+        blockGasLimit: this.blockGasLimit,
+        nextBaseFee: this.nextBaseFee(),
+        account: this.#world.head.account(fromKey),
+        existing: this.#pool.at(fromKey, tx.nonce),
+        known: this.#pool.get(hashKey) !== undefined || this.#txIndex.has(hashKey),
+      })
+      const entry: PendingTx = { tx, hash, from: from.bytes, seq: this.#pool.nextSeq() }
+      this.#pool.add(entry)
+      this.#pendingCache = undefined
+      for (const listener of this.#listeners.pending) listener(entry)
+      if (this.#mining.mode === 'auto') await this.#automine()
+      return hash
+    })
+  }
+
+  /** Removes a pending transaction; true if it was pending. */
+  async dropTransaction(hash: Uint8Array): Promise<boolean> {
+    return this.#exclusive(async () => {
+      this.#pendingCache = undefined
+      return this.#pool.remove(bytesToUnprefixedHex(hash))
+    })
+  }
+
+  /** The pool, split into executable and queued transactions per sender. */
+  poolContent(): { executable: Map<string, PendingTx[]>; queued: Map<string, PendingTx[]> } {
+    return this.#pool.content(this.#nonceOf)
+  }
+
+  /** The nonce the next transaction of `address` should carry, counting its executable pool transactions. */
+  pendingNonce(address: Uint8Array): bigint {
+    const key = bytesToUnprefixedHex(address)
+    return this.#nonceOf(key) + BigInt(this.#pool.executableOf(key, this.#nonceOf).length)
+  }
+
+  /** Base fee of the next block (undefined before London). */
+  nextBaseFee(): bigint | undefined {
+    const header = this.head.block.header
+    if (!this.common.isActivatedEIP(1559)) return undefined
+    return header.calcNextBaseFee()
+  }
+
+  // --- mining -------------------------------------------------------------------------------
+
+  get miningMode(): MiningMode {
+    return this.#mining
+  }
+
+  async setMiningMode(mode: MiningMode): Promise<void> {
+    if (mode.mode === 'interval' && (!Number.isFinite(mode.blockTimeMs) || mode.blockTimeMs <= 0)) {
+      throw new InvalidInputError('interval mining needs a block time above 0 ms')
+    }
+    await this.#exclusive(async () => {
+      this.#mining = mode
+      this.#startTimer()
+      if (mode.mode === 'auto') await this.#automine()
+    })
+  }
+
+  /**
+   * Mines `count` blocks; the first takes the executable pool transactions that fit, and so does
+   * each next one while any are left. `interval` spaces the timestamps by that many seconds.
+   */
+  async mine(count = 1n, interval?: bigint): Promise<BlockRecord[]> {
+    if (count < 0n) throw new InvalidInputError('block count cannot be negative')
+    return this.#exclusive(async () => {
+      const mined: BlockRecord[] = []
+      for (let i = 0n; i < count; i++) {
+        const record = await this.#mineBlock(this.#pool.ordered(this.#nonceOf, this.nextBaseFee()), interval)
+        // Only the last `window` blocks can be kept anyway: don't hold more in memory.
+        mined.push(record)
+        if (mined.length > this.window) mined.shift()
+      }
+      return mined
+    })
+  }
+
+  #pendingCache: { head: Uint8Array; record: BlockRecord; state: StateReader } | undefined
+
+  /**
+   * The block the pool would make now, on top of the head (not part of the chain), with its state.
+   * Built once and kept until the head or the pool changes.
+   */
+  async pendingBlock(): Promise<{ record: BlockRecord; state: StateReader }> {
+    const cached = this.#pendingCache
+    if (cached !== undefined && cached.head === this.head.hash) return cached
+    return this.#exclusive(async () => {
+      const sm = new RingStateManager(this.#world.head, { keccak: this.#keccak, computeRoot: (c) => this.#world.computeRoot(c) })
+      const vm = await createVM({ common: this.common, stateManager: sm, blockchain: this.#vm.blockchain })
+      const txs = this.#pool.ordered(this.#nonceOf, this.nextBaseFee())
+      const { block, senders, results } = await this.#build(vm, sm, txs, this.#clock.state().next ?? this.#peekTimestamp())
+      const { transactions, logs } = buildIncluded(block, senders, results)
+      const record: BlockRecord = { block, hash: block.hash(), number: block.header.number, transactions, logs, size: block.serialize().length }
+      const state: StateReader = {
+        account: (a) => sm.accountRecord(a),
+        storage: (a, s) => sm.storageValue(a, s),
+        code: (h) => sm.codeOf(hexToBytes(`0x${h}`)),
+      }
+      const built = { head: this.head.hash, record, state }
+      this.#pendingCache = built
+      return built
+    })
+  }
+
+  #peekTimestamp(): bigint {
+    const parent = this.head.block.header.timestamp
+    const now = BigInt(Math.floor(Date.now() / 1000))
+    return this.#clock.deterministic ? parent + 12n : now > parent ? now : parent + 1n
+  }
+
+  async #automine(): Promise<void> {
+    for (;;) {
+      const next = this.#pool.ordered(this.#nonceOf, this.nextBaseFee())[0]
+      if (next === undefined) return
+      const before = this.#pool.size
+      await this.#mineBlock([next])
+      if (this.#pool.size === before) return // it could not be included: leave it pending
+    }
+  }
+
+  async #mineBlock(candidates: readonly PendingTx[], interval?: bigint): Promise<BlockRecord> {
+    const timestamp = this.#clock.next(this.head.block.header.timestamp, interval)
+    this.#sm.reset(this.#world.head)
+    const { block, senders, results, included, dropped } = await this.#build(this.#vm, this.#sm, candidates, timestamp)
+    const computed = await this.#sm.computeRoot()
+    await this.#world.commit(this.#sm.changes, computed, block.header.number)
+    this.#sm.reset()
+    for (const entry of [...included, ...dropped]) this.#pool.remove(bytesToUnprefixedHex(entry.hash))
+    const { transactions, logs } = buildIncluded(block, senders, results)
+    const record: BlockRecord = { block, hash: block.hash(), number: block.header.number, transactions, logs, size: block.serialize().length }
+    this.#push(record)
+    this.#pool.prune(this.#nonceOf)
+    this.#pendingCache = undefined
+    for (const listener of this.#listeners.block) listener(record)
+    return record
+  }
+
+  /** Runs `candidates` into a new block on `vm`; skips those that cannot run now. */
+  async #build(vm: VM, sm: RingStateManager, candidates: readonly PendingTx[], timestamp: bigint) {
+    const parent = this.head.block
+    const headerData: Record<string, unknown> = {
+      number: parent.header.number + 1n,
+      timestamp,
+      gasLimit: this.blockGasLimit,
+      coinbase: this.#coinbase,
+    }
+    if (this.common.consensusType() === 'pos') headerData.mixHash = this.#keccak(parent.hash())
+    else headerData.difficulty = parent.header.difficulty
+    if (this.common.isActivatedEIP(4788)) headerData.parentBeaconBlockRoot = ZERO32
+    const builder = await buildBlock(vm, {
+      parentBlock: parent,
+      headerData,
+      ...(this.common.isActivatedEIP(4895) ? { withdrawals: [] } : {}),
+      blockOpts: { putBlockIntoBlockchain: false, common: this.common },
+    })
+    const senders: Uint8Array[] = []
+    const results: RunTxResult[] = []
+    const included: PendingTx[] = []
+    const dropped: PendingTx[] = []
+    const baseFee = this.common.isActivatedEIP(1559) ? parent.header.calcNextBaseFee() : undefined
+    const blocked = new Set<string>()
+    for (const entry of candidates) {
+      const from = bytesToUnprefixedHex(entry.from)
+      if (blocked.has(from)) continue
+      const tx = entry.tx
+      const account = sm.accountRecord(from)
+      const skip =
+        tx.gasLimit > this.blockGasLimit - builder.gasUsed ||
+        (account?.nonce ?? 0n) !== tx.nonce ||
+        (baseFee !== undefined && ('maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice) < baseFee) ||
+        (account?.balance ?? 0n) < upfrontCost(tx)
+      if (skip) {
+        // A sender's later nonces cannot run before this one.
+        blocked.add(from)
+        continue
+      }
+      try {
+        const result = await builder.addTransaction(tx, { skipHardForkValidation: true })
+        results.push(result)
+        senders.push(entry.from)
+        included.push(entry)
+      } catch (e) {
+        blocked.add(from)
+        if (/blob gas limit|remaining gas/.test((e as Error).message)) continue
+        dropped.push(entry)
+        this.#logger.error(`dropped transaction 0x${bytesToUnprefixedHex(entry.hash)}: ${(e as Error).message}`)
+      }
+    }
+    const { block } = await builder.build()
+    return { block, senders, results, included, dropped }
+  }
+
+  #push(record: BlockRecord): void {
+    this.#ring.push(record)
+    this.#byHash.set(bytesToUnprefixedHex(record.hash), record)
+    for (const included of record.transactions) this.#txIndex.set(bytesToUnprefixedHex(included.hash), included)
+    this.#recentHashes.set(record.number, record.hash)
+    this.#recentHashes.delete(record.number - 256n)
+    while (this.#ring.length > this.window) {
+      const old = this.#ring.shift()!
+      this.#byHash.delete(bytesToUnprefixedHex(old.hash))
+      for (const included of old.transactions) this.#txIndex.delete(bytesToUnprefixedHex(included.hash))
+      this.#world.evict(old.number)
+    }
+  }
+
+  #nonceOf = (sender: string): bigint => this.#world.head.account(sender)?.nonce ?? 0n
+
+  #startTimer(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer)
+    this.#timer = undefined
+    if (this.#mining.mode !== 'interval' || this.#closed) return
+    this.#timer = setInterval(() => {
+      this.mine(1n).catch((e: unknown) => this.#logger.error(`interval mining failed: ${(e as Error).message}`))
+    }, this.#mining.blockTimeMs)
+    // A closing process must never wait for the next block.
+    this.#timer.unref()
+  }
+
+  // --- time ---------------------------------------------------------------------------------
+
+  /** Moves time forward; returns the total offset in seconds. */
+  async increaseTime(seconds: bigint): Promise<bigint> {
+    return this.#exclusive(async () => this.#clock.increaseTime(seconds))
+  }
+
+  /** The next block gets exactly `timestamp`. */
+  async setNextBlockTimestamp(timestamp: bigint): Promise<void> {
+    await this.#exclusive(async () => this.#clock.setNextTimestamp(timestamp, this.head.block.header.timestamp))
+  }
+
+  // --- calls --------------------------------------------------------------------------------
+
+  /** Runs a call against the state of `ref` without changing anything. */
+  async call(params: CallParams, ref: BlockRef): Promise<CallResult> {
+    const { result } = await this.#runCall(params, ref, params.gas)
+    const error = result.execResult.exceptionError
+    if (error !== undefined) throw callError(error.error, result.execResult.returnValue)
+    return { returnValue: result.execResult.returnValue, gasUsed: result.execResult.executionGasUsed }
+  }
+
+  /** The least gas with which the call succeeds, found by binary search as geth does. */
+  async estimateGas(params: CallParams, ref: BlockRef): Promise<bigint> {
+    const cap = params.gas ?? this.blockGasLimit
+    const first = await this.#runCall(params, ref, cap)
+    const failure = first.result.execResult.exceptionError
+    if (failure !== undefined) throw callError(failure.error, first.result.execResult.returnValue)
+    const intrinsic = first.intrinsic
+    let lo = intrinsic + first.result.execResult.executionGasUsed - 1n
+    let hi = cap
+    // Optimistic guess: what it used plus the 63/64 reserve; most calls succeed with it.
+    const guess = ((intrinsic + first.result.execResult.executionGasUsed + (first.result.execResult.gasRefund ?? 0n) + 2300n) * 64n) / 63n
+    if (guess < hi) {
+      const probe = await this.#runCall(params, ref, guess)
+      if (probe.result.execResult.exceptionError === undefined) hi = guess
+      else lo = guess
+    }
+    while (hi - lo > 1n && (hi - lo) * 1000n > hi * 15n) {
+      const mid = (lo + hi) / 2n
+      const probe = await this.#runCall(params, ref, mid)
+      if (probe.result.execResult.exceptionError === undefined) hi = mid
+      else lo = mid
+    }
+    return hi
+  }
+
+  async #runCall(params: CallParams, ref: BlockRef, gas: bigint | undefined) {
+    const state = await this.stateAt(ref)
+    const record = ref.kind === 'tag' && ref.tag === 'pending' ? (await this.pendingBlock()).record : this.resolveBlock(ref)
+    const sm = new RingStateManager(state, { keccak: this.#keccak })
+    const vm = await createVM({ common: this.common, stateManager: sm, blockchain: this.#vm.blockchain })
+    const from = new Address(params.from ?? new Uint8Array(20))
+    const gasLimit = gas ?? this.blockGasLimit
+    const txData: TypedTxData = {
+      nonce: sm.accountRecord(bytesToUnprefixedHex(from.bytes))?.nonce ?? 0n,
+      gasLimit,
+      value: params.value ?? 0n,
+      data: params.data ?? EMPTY,
+      ...(params.to === undefined ? {} : { to: params.to }),
+    }
+    const intrinsicTx = createTx(txData, { common: this.common })
+    const intrinsic = intrinsicTx.getIntrinsicGas()
+    if (gasLimit < intrinsic) {
+      throw new ExecutionFailedError(`intrinsic gas too low: gas ${gasLimit}, minimum needed ${intrinsic}`)
+    }
+    const header = record.block.header
+    const result = await vm.evm.runCall({
+      caller: from,
+      origin: from,
+      ...(params.to === undefined ? {} : { to: new Address(params.to) }),
+      value: params.value ?? 0n,
+      data: params.data ?? EMPTY,
+      gasLimit: gasLimit - intrinsic,
+      gasPrice: params.gasPrice ?? params.maxFeePerGas ?? 0n,
+      block: createBlock({ header: { ...header.toJSON(), number: header.number, timestamp: header.timestamp } }, { common: this.common, skipConsensusFormatValidation: true }),
+      skipBalance: true,
+    })
+    return { result: { execResult: result.execResult }, intrinsic }
+  }
+
+  // --- test control -------------------------------------------------------------------------
+
+  async setBalance(address: Uint8Array, balance: bigint): Promise<void> {
+    await this.#modify(address, (a) => ({ ...a, balance }))
+  }
+
+  async setNonce(address: Uint8Array, nonce: bigint): Promise<void> {
+    await this.#modify(address, (a) => ({ ...a, nonce }))
+  }
+
+  async setCode(address: Uint8Array, code: Uint8Array): Promise<void> {
+    const codeHash = code.length === 0 ? KECCAK256_NULL : this.#keccak(code)
+    await this.#modify(address, (a) => ({ ...a, codeHash, codeSize: code.length }), (c) => c.code.set(bytesToUnprefixedHex(codeHash), code))
+  }
+
+  /** Writes a 32-byte word at `slot` (the value is left-padded to 32 bytes). */
+  async setStorageAt(address: Uint8Array, slot: Uint8Array, value: Uint8Array): Promise<void> {
+    await this.#modify(address, (a) => a, (c) => {
+      c.storage.set(bytesToUnprefixedHex(address), new Map([[bytesToUnprefixedHex(setLengthLeft(slot, 32)), unpadBytes(value)]]))
+    })
+  }
+
+  /** Changes the head state in place (as anvil and Hardhat do), keeping reads at older blocks right. */
+  async #modify(address: Uint8Array, update: (a: AccountRecord) => AccountRecord, extra?: (c: StateChanges) => void): Promise<void> {
+    await this.#exclusive(async () => {
+      const key = bytesToUnprefixedHex(address)
+      const changes = emptyChanges()
+      changes.accounts.set(key, update(this.#world.head.account(key) ?? newAccount()))
+      extra?.(changes)
+      const computed = await this.#world.computeRoot(changes)
+      await this.#world.commit(changes, computed, this.head.number)
+      this.#pendingCache = undefined
+      if (this.#mining.mode === 'auto') await this.#automine()
+    })
+  }
+
+  // --- snapshots ----------------------------------------------------------------------------
+
+  /** Takes a snapshot of the whole chain; returns its id. */
+  async snapshot(): Promise<number> {
+    return this.#exclusive(async () => {
+      const id = this.#nextSnapshotId++
+      this.#snapshots.set(id, {
+        world: this.#world.snapshot(),
+        ring: [...this.#ring],
+        pool: this.#pool.snapshot(),
+        clock: this.#clock.state(),
+        mining: this.#mining,
+        recentHashes: new Map(this.#recentHashes),
+      })
+      return id
+    })
+  }
+
+  /** Puts the whole chain back as it was at snapshot `id`; false if there is no such snapshot. The snapshot stays usable. */
+  async revert(id: number): Promise<boolean> {
+    return this.#exclusive(async () => {
+      const snapshot = this.#snapshots.get(id)
+      if (snapshot === undefined) return false
+      await this.#world.restore(snapshot.world)
+      this.#ring = [...snapshot.ring]
+      this.#byHash = new Map(this.#ring.map((r) => [bytesToUnprefixedHex(r.hash), r]))
+      this.#txIndex = new Map(this.#ring.flatMap((r) => r.transactions.map((t) => [bytesToUnprefixedHex(t.hash), t] as const)))
+      this.#recentHashes = new Map(snapshot.recentHashes)
+      this.#pool.restore(snapshot.pool)
+      this.#clock.restore(snapshot.clock)
+      this.#mining = snapshot.mining
+      this.#pendingCache = undefined
+      this.#startTimer()
+      return true
+    })
+  }
+
+  // --- events and lifecycle -----------------------------------------------------------------
+
+  on<K extends keyof ChainEvents>(event: K, listener: ChainEvents[K]): () => void {
+    const set = this.#listeners[event] as Set<ChainEvents[K]>
+    set.add(listener)
+    return () => set.delete(listener)
+  }
+
+  /** Stops interval mining; idempotent. Pending operations finish. */
+  async close(): Promise<void> {
+    this.#closed = true
+    if (this.#timer !== undefined) clearInterval(this.#timer)
+    this.#timer = undefined
+    await this.#queue.catch(() => {})
+  }
+
+  get closed(): boolean {
+    return this.#closed
+  }
+
+  /** Runs `fn` after every operation queued before it, alone. */
+  #exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(fn, fn)
+    this.#queue = run.catch(() => {})
+    return run
+  }
+}
+
+/** Funds nothing, but puts the system contracts a fork needs at genesis, as geth's dev genesis does. */
+function addSystemContracts(alloc: StateChanges, common: Common): void {
+  for (const contract of SYSTEM_CONTRACTS) {
+    if (!common.gteHardfork(contract.fork)) continue
+    const code = hexToBytes(contract.code as `0x${string}`)
+    const codeHash = keccak_256(code)
+    alloc.code.set(bytesToUnprefixedHex(codeHash), code)
+    alloc.accounts.set(contract.address.slice(2), { ...newAccount({ nonce: 1n }), codeHash, codeSize: code.length })
+  }
+}
+
+async function commitGenesis(world: WorldState, alloc: StateChanges): Promise<void> {
+  const computed = await world.computeRoot(alloc)
+  await world.commit(alloc, computed, 0n)
+  world.evict(0n)
+}
+
+function callError(error: string, returnValue: Uint8Array): Error {
+  if (error === 'revert') return new ExecutionRevertedError(returnValue, decodeRevertReason(returnValue))
+  return new ExecutionFailedError(error)
+}
+
+/** The reason string of `Error(string)` or the panic code of `Panic(uint256)`, when the data is one. */
+export function decodeRevertReason(data: Uint8Array): string | undefined {
+  const selector = bytesToUnprefixedHex(data.subarray(0, 4))
+  if (selector === '08c379a0' && data.length >= 68) {
+    const length = Number(BigInt(`0x${bytesToUnprefixedHex(data.subarray(36, 68))}`))
+    if (68 + length <= data.length) return new TextDecoder().decode(data.subarray(68, 68 + length))
+  }
+  if (selector === '4e487b71' && data.length >= 36) {
+    return `panic: 0x${BigInt(`0x${bytesToUnprefixedHex(data.subarray(4, 36))}`).toString(16)}`
+  }
+  return undefined
+}
+

@@ -1,0 +1,66 @@
+/**
+ * Receipts and logs, built once when a block is mined, from the VM's results.
+ *
+ * Owns: turning the block builder's results into receipt and log records (status or root,
+ * cumulative and own gas, effective gas price, contract address, block-wide log indexes, blob gas).
+ * A read never re-executes anything: these records are what every later read serves.
+ */
+import type { Block } from '@ethereumjs/block'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { generateAddress } from '@ethereumjs/util'
+import type { RunTxResult } from '@ethereumjs/vm'
+import type { IncludedTx, LogRecord, ReceiptRecord } from './types.js'
+
+/** Builds the included-transaction records of a freshly mined block. */
+export function buildIncluded(block: Block, senders: readonly Uint8Array[], results: readonly RunTxResult[]): { transactions: IncludedTx[]; logs: LogRecord[] } {
+  const blockHash = block.hash()
+  const number = block.header.number
+  const timestamp = block.header.timestamp
+  const baseFee = block.header.baseFeePerGas
+  const blobGasPrice = block.header.excessBlobGas !== undefined ? block.header.getBlobGasPrice() : undefined
+  const transactions: IncludedTx[] = []
+  const logs: LogRecord[] = []
+  let previousCumulative = 0n
+  block.transactions.forEach((tx, index) => {
+    const result = results[index]!
+    const from = senders[index]!
+    const hash = tx.hash()
+    const cumulativeGasUsed = result.receipt.cumulativeBlockGasUsed
+    const txLogs: LogRecord[] = []
+    for (const [address, topics, data] of result.receipt.logs) {
+      const log: LogRecord = { address, topics, data, logIndex: logs.length, transactionIndex: index, transactionHash: hash, blockHash, blockNumber: number, blockTimestamp: timestamp }
+      txLogs.push(log)
+      logs.push(log)
+    }
+    const receipt: ReceiptRecord = {
+      ...('status' in result.receipt ? { status: result.receipt.status } : { root: result.receipt.stateRoot }),
+      cumulativeGasUsed,
+      gasUsed: cumulativeGasUsed - previousCumulative,
+      effectiveGasPrice: effectiveGasPrice(tx, baseFee),
+      contractAddress: tx.to === undefined ? generateAddress(from, bigintToNonceBytes(tx.nonce)) : undefined,
+      logs: txLogs,
+      logsBloom: result.receipt.bitvector,
+      ...(result.blobGasUsed !== undefined && blobGasPrice !== undefined ? { blobGasUsed: result.blobGasUsed, blobGasPrice } : {}),
+    }
+    previousCumulative = cumulativeGasUsed
+    transactions.push({ tx, hash, from, blockHash, blockNumber: number, blockTimestamp: timestamp, index, receipt })
+  })
+  return { transactions, logs }
+}
+
+/** What the sender actually paid per gas: the gas price, or base fee plus the tip it could pay. */
+export function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint | undefined): bigint {
+  if ('maxPriorityFeePerGas' in tx) {
+    const base = baseFee ?? 0n
+    const tip = tx.maxFeePerGas - base < tx.maxPriorityFeePerGas ? tx.maxFeePerGas - base : tx.maxPriorityFeePerGas
+    return base + tip
+  }
+  return tx.gasPrice
+}
+
+function bigintToNonceBytes(nonce: bigint): Uint8Array {
+  if (nonce === 0n) return new Uint8Array(0)
+  let hex = nonce.toString(16)
+  if (hex.length % 2 === 1) hex = '0' + hex
+  return Uint8Array.from(Buffer.from(hex, 'hex'))
+}

@@ -1,0 +1,397 @@
+/**
+ * World state: the head state as flat maps, a per-key history of the window, and the Merkle tries
+ * that give state roots.
+ *
+ * Owns: reading any account, slot or code at the head or at any block of the window (a map lookup
+ * plus a short binary search, whatever the block's age), committing a block's net changes, evicting
+ * a block's history, computing state roots, and keeping memory flat.
+ * Leaves to others: execution (`stateManager.ts` journals the VM's writes and hands the net changes
+ * here), which blocks are in the window (`chain.ts` tells us when one leaves).
+ *
+ * Why this shape: ethereumjs's Merkle state keeps every trie node of every block forever. Like a
+ * near-head geth (head state plus one diff layer per block), we keep the head state flat and, per
+ * key, the values it had before each block of the window changed it. The tries are persistent
+ * (content-addressed nodes in one map) and only used to compute roots; when garbage nodes pile up
+ * they are rebuilt from the flat state, so memory follows the live state, not the chain's age.
+ */
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { RLP } from '@ethereumjs/rlp'
+import {
+  Account,
+  KECCAK256_NULL,
+  KECCAK256_RLP,
+  MapDB,
+  ValueEncoding,
+  bytesToUnprefixedHex,
+  unprefixedHexToBytes,
+} from '@ethereumjs/util'
+import type { Common } from '@ethereumjs/common'
+import type { AccountRecord } from './types.js'
+
+/** A zero storage value: slots hold their value without leading zeros, so zero is empty. */
+export const EMPTY = new Uint8Array(0)
+
+/** Reads the state as of one block (or the live head). Keys are unprefixed lowercase hex. */
+export interface StateReader {
+  account(address: string): AccountRecord | undefined
+  storage(address: string, slot: string): Uint8Array
+  code(codeHash: string): Uint8Array | undefined
+}
+
+/** The net effect of a block (or of a test-control write) on the state. */
+export interface StateChanges {
+  /** `null` deletes the account (and its storage). */
+  readonly accounts: Map<string, AccountRecord | null>
+  /** Slot writes per account, applied after `cleared`. Values without leading zeros; empty = zero. */
+  readonly storage: Map<string, Map<string, Uint8Array>>
+  /** Accounts whose whole storage is wiped before `storage` applies. */
+  readonly cleared: Set<string>
+  /** New code by code hash. */
+  readonly code: Map<string, Uint8Array>
+}
+
+export function emptyChanges(): StateChanges {
+  return { accounts: new Map(), storage: new Map(), cleared: new Set(), code: new Map() }
+}
+
+/** The roots computed for a set of changes, ready to be committed. */
+export interface ComputedRoot {
+  readonly root: Uint8Array
+  /** Final records of the changed accounts, with their new storage roots. */
+  readonly accounts: Map<string, AccountRecord | null>
+}
+
+interface Change<T> {
+  readonly block: bigint
+  /** The value before `block` changed it. */
+  readonly before: T
+}
+
+/** What one block changed, so that its history can leave with it. */
+interface BlockKeys {
+  readonly accounts: string[]
+  readonly storage: string[]
+}
+
+/** Everything needed to put the world state back as it was. */
+export interface WorldStateSnapshot {
+  readonly accounts: Map<string, AccountRecord>
+  readonly storage: Map<string, Map<string, Uint8Array>>
+  readonly code: Map<string, Uint8Array>
+  readonly accountHistory: Map<string, Change<AccountRecord | undefined>[]>
+  readonly storageHistory: Map<string, Change<Uint8Array>[]>
+  readonly byBlock: Map<bigint, BlockKeys>
+  readonly root: Uint8Array
+}
+
+const EMPTY_CODE_HASH = bytesToUnprefixedHex(KECCAK256_NULL)
+
+/** Garbage trie nodes tolerated before a rebuild, on top of the live ones. */
+const TRIE_GC_SLACK = 200_000
+
+export class WorldState {
+  #accounts = new Map<string, AccountRecord>()
+  #storage = new Map<string, Map<string, Uint8Array>>()
+  #code = new Map<string, Uint8Array>()
+  #accountHistory = new Map<string, Change<AccountRecord | undefined>[]>()
+  #storageHistory = new Map<string, Change<Uint8Array>[]>()
+  #byBlock = new Map<bigint, BlockKeys>()
+  #nodes = new Map<string, Uint8Array>()
+  #liveNodes = 0
+  #root: Uint8Array = KECCAK256_RLP
+  readonly #common: Common
+
+  /** The live head state. */
+  readonly head: StateReader = {
+    account: (address) => this.#accounts.get(address),
+    storage: (address, slot) => this.#storage.get(address)?.get(slot) ?? EMPTY,
+    code: (codeHash) => (codeHash === EMPTY_CODE_HASH ? EMPTY : this.#code.get(codeHash)),
+  }
+
+  constructor(common: Common) {
+    this.#common = common
+    this.#code.set(EMPTY_CODE_HASH, EMPTY)
+  }
+
+  /** State root of the head state. */
+  get root(): Uint8Array {
+    return this.#root
+  }
+
+  /** The state as of the end of block `number` (which the caller has checked is in the window). */
+  at(number: bigint): StateReader {
+    return {
+      account: (address) => this.accountAt(address, number),
+      storage: (address, slot) => this.storageAt(address, slot, number),
+      code: this.head.code,
+    }
+  }
+
+  accountAt(address: string, number: bigint): AccountRecord | undefined {
+    const changes = this.#accountHistory.get(address)
+    if (changes !== undefined) {
+      const change = firstAfter(changes, number)
+      if (change !== undefined) return change.before
+    }
+    return this.#accounts.get(address)
+  }
+
+  storageAt(address: string, slot: string, number: bigint): Uint8Array {
+    const changes = this.#storageHistory.get(address + slot)
+    if (changes !== undefined) {
+      const change = firstAfter(changes, number)
+      if (change !== undefined) return change.before
+    }
+    return this.#storage.get(address)?.get(slot) ?? EMPTY
+  }
+
+  /** Every non-zero slot of an account at the head. */
+  slots(address: string): ReadonlyMap<string, Uint8Array> {
+    return this.#storage.get(address) ?? new Map()
+  }
+
+  /** Number of accounts at the head. */
+  get accountCount(): number {
+    return this.#accounts.size
+  }
+
+  /**
+   * Computes the state root the head would have with `changes` applied, without applying them.
+   * The tries are persistent, so the head's root stays valid whatever is computed here.
+   */
+  async computeRoot(changes: StateChanges): Promise<ComputedRoot> {
+    const accounts = new Map<string, AccountRecord | null>()
+    const touched = new Set<string>([...changes.accounts.keys(), ...changes.storage.keys(), ...changes.cleared])
+    const accountTrie = this.#trie(this.#root)
+    for (const address of touched) {
+      const changed = changes.accounts.get(address)
+      if (changed === null) {
+        accounts.set(address, null)
+        await accountTrie.del(unprefixedHexToBytes(address))
+        continue
+      }
+      const current = changed ?? this.#accounts.get(address)
+      if (current === undefined) continue // storage written to an account that does not exist: nothing to store
+      let storageRoot = changes.cleared.has(address) ? KECCAK256_RLP : (this.#accounts.get(address)?.storageRoot ?? KECCAK256_RLP)
+      const writes = changes.storage.get(address)
+      if (writes !== undefined && writes.size > 0) {
+        const storageTrie = this.#trie(storageRoot)
+        for (const [slot, value] of writes) {
+          if (value.length === 0) await storageTrie.del(unprefixedHexToBytes(slot))
+          else await storageTrie.put(unprefixedHexToBytes(slot), RLP.encode(value))
+        }
+        storageRoot = storageTrie.root()
+      }
+      const record: AccountRecord = { ...current, storageRoot }
+      accounts.set(address, record)
+      await accountTrie.put(unprefixedHexToBytes(address), encodeAccount(record))
+    }
+    return { root: accountTrie.root(), accounts }
+  }
+
+  /**
+   * Makes `changes` the head state, remembering for each changed key its value before `block`, so
+   * that reads at earlier blocks of the window still see it.
+   */
+  async commit(changes: StateChanges, computed: ComputedRoot, block: bigint): Promise<void> {
+    const keys = this.#byBlock.get(block) ?? { accounts: [], storage: [] }
+    this.#byBlock.set(block, keys)
+    for (const [hash, code] of changes.code) this.#code.set(hash, code)
+    for (const address of changes.cleared) {
+      const slots = this.#storage.get(address)
+      if (slots === undefined) continue
+      for (const [slot, value] of slots) this.#recordSlot(keys, block, address, slot, value)
+      this.#storage.delete(address)
+    }
+    for (const [address, writes] of changes.storage) {
+      if (computed.accounts.get(address) === null) continue
+      let slots = this.#storage.get(address)
+      for (const [slot, value] of writes) {
+        const before = slots?.get(slot) ?? EMPTY
+        if (equal(before, value)) continue
+        this.#recordSlot(keys, block, address, slot, before)
+        if (value.length === 0) {
+          slots?.delete(slot)
+        } else {
+          if (slots === undefined) this.#storage.set(address, (slots = new Map()))
+          slots.set(slot, value)
+        }
+      }
+      if (slots !== undefined && slots.size === 0) this.#storage.delete(address)
+    }
+    for (const [address, record] of computed.accounts) {
+      const before = this.#accounts.get(address)
+      if (record === null) {
+        // A deleted account takes its storage with it.
+        const slots = this.#storage.get(address)
+        if (slots !== undefined) {
+          for (const [slot, value] of slots) this.#recordSlot(keys, block, address, slot, value)
+          this.#storage.delete(address)
+        }
+        if (before === undefined) continue
+        this.#recordAccount(keys, block, address, before)
+        this.#accounts.delete(address)
+      } else {
+        if (before !== undefined && sameAccount(before, record)) continue
+        this.#recordAccount(keys, block, address, before)
+        this.#accounts.set(address, record)
+      }
+    }
+    this.#root = computed.root
+    if (this.#nodes.size > this.#liveNodes + TRIE_GC_SLACK) await this.rebuildTries()
+  }
+
+  /** Forgets what `block` changed: reads at blocks before it are no longer possible. */
+  evict(block: bigint): void {
+    const keys = this.#byBlock.get(block)
+    if (keys === undefined) return
+    this.#byBlock.delete(block)
+    dropOldest(this.#accountHistory, keys.accounts, block)
+    dropOldest(this.#storageHistory, keys.storage, block)
+  }
+
+  snapshot(): WorldStateSnapshot {
+    return {
+      accounts: new Map(this.#accounts),
+      storage: new Map([...this.#storage].map(([a, slots]) => [a, new Map(slots)])),
+      code: new Map(this.#code),
+      accountHistory: new Map([...this.#accountHistory].map(([k, v]) => [k, [...v]])),
+      storageHistory: new Map([...this.#storageHistory].map(([k, v]) => [k, [...v]])),
+      byBlock: new Map([...this.#byBlock].map(([b, k]) => [b, { accounts: [...k.accounts], storage: [...k.storage] }])),
+      root: this.#root,
+    }
+  }
+
+  /** Puts back a snapshot (which stays usable: it is copied, not adopted). */
+  async restore(snapshot: WorldStateSnapshot): Promise<void> {
+    const copy = cloneSnapshot(snapshot)
+    this.#accounts = copy.accounts
+    this.#storage = copy.storage
+    this.#code = copy.code
+    this.#accountHistory = copy.accountHistory
+    this.#storageHistory = copy.storageHistory
+    this.#byBlock = copy.byBlock
+    await this.rebuildTries()
+    if (!equal(this.#root, snapshot.root)) throw new Error('state root mismatch after restoring a snapshot')
+  }
+
+  /** Rebuilds the tries from the flat head state into a fresh node map (drops garbage nodes). */
+  async rebuildTries(): Promise<void> {
+    this.#nodes = new Map()
+    const accountTrie = this.#trie(KECCAK256_RLP)
+    for (const [address, record] of this.#accounts) {
+      const slots = this.#storage.get(address)
+      let storageRoot = KECCAK256_RLP
+      if (slots !== undefined && slots.size > 0) {
+        const storageTrie = this.#trie(KECCAK256_RLP)
+        for (const [slot, value] of slots) await storageTrie.put(unprefixedHexToBytes(slot), RLP.encode(value))
+        storageRoot = storageTrie.root()
+      }
+      const fixed = equal(storageRoot, record.storageRoot) ? record : { ...record, storageRoot }
+      if (fixed !== record) this.#accounts.set(address, fixed)
+      await accountTrie.put(unprefixedHexToBytes(address), encodeAccount(fixed))
+    }
+    this.#root = accountTrie.root()
+    this.#liveNodes = this.#nodes.size
+    this.#collectCode()
+  }
+
+  /** Number of trie nodes held (live and garbage): for memory tests. */
+  get trieNodeCount(): number {
+    return this.#nodes.size
+  }
+
+  #collectCode(): void {
+    const live = new Set<string>([EMPTY_CODE_HASH])
+    for (const record of this.#accounts.values()) live.add(bytesToUnprefixedHex(record.codeHash))
+    for (const changes of this.#accountHistory.values()) {
+      for (const change of changes) if (change.before !== undefined) live.add(bytesToUnprefixedHex(change.before.codeHash))
+    }
+    for (const hash of this.#code.keys()) if (!live.has(hash)) this.#code.delete(hash)
+  }
+
+  #recordAccount(keys: BlockKeys, block: bigint, address: string, before: AccountRecord | undefined): void {
+    let changes = this.#accountHistory.get(address)
+    if (changes === undefined) this.#accountHistory.set(address, (changes = []))
+    changes.push({ block, before })
+    keys.accounts.push(address)
+  }
+
+  #recordSlot(keys: BlockKeys, block: bigint, address: string, slot: string, before: Uint8Array): void {
+    const key = address + slot
+    let changes = this.#storageHistory.get(key)
+    if (changes === undefined) this.#storageHistory.set(key, (changes = []))
+    changes.push({ block, before })
+    keys.storage.push(key)
+  }
+
+  #trie(root: Uint8Array): MerklePatriciaTrie {
+    return new MerklePatriciaTrie({
+      db: new MapDB(this.#nodes),
+      valueEncoding: ValueEncoding.Bytes,
+      useKeyHashing: true,
+      common: this.#common,
+      root,
+    })
+  }
+}
+
+/** The first change made after block `number`: its `before` is the value at `number`. */
+function firstAfter<T>(changes: readonly Change<T>[], number: bigint): Change<T> | undefined {
+  let lo = 0
+  let hi = changes.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (changes[mid]!.block > number) hi = mid
+    else lo = mid + 1
+  }
+  return changes[lo]
+}
+
+function dropOldest<T>(history: Map<string, Change<T>[]>, keys: readonly string[], block: bigint): void {
+  for (const key of keys) {
+    const changes = history.get(key)
+    if (changes === undefined) continue
+    let n = 0
+    while (n < changes.length && changes[n]!.block <= block) n++
+    if (n === changes.length) history.delete(key)
+    else if (n > 0) changes.splice(0, n)
+  }
+}
+
+function cloneSnapshot(s: WorldStateSnapshot): WorldStateSnapshot {
+  return {
+    accounts: new Map(s.accounts),
+    storage: new Map([...s.storage].map(([a, slots]) => [a, new Map(slots)])),
+    code: new Map(s.code),
+    accountHistory: new Map([...s.accountHistory].map(([k, v]) => [k, [...v]])),
+    storageHistory: new Map([...s.storageHistory].map(([k, v]) => [k, [...v]])),
+    byBlock: new Map([...s.byBlock].map(([b, k]) => [b, { accounts: [...k.accounts], storage: [...k.storage] }])),
+    root: s.root,
+  }
+}
+
+export function encodeAccount(record: AccountRecord): Uint8Array {
+  return new Account(record.nonce, record.balance, record.storageRoot, record.codeHash).serialize()
+}
+
+function sameAccount(a: AccountRecord, b: AccountRecord): boolean {
+  return (
+    a.nonce === b.nonce &&
+    a.balance === b.balance &&
+    equal(a.codeHash, b.codeHash) &&
+    equal(a.storageRoot, b.storageRoot)
+  )
+}
+
+export function equal(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/** A new account record with no code and no storage. */
+export function newAccount(fields: { nonce?: bigint; balance?: bigint } = {}): AccountRecord {
+  return { nonce: fields.nonce ?? 0n, balance: fields.balance ?? 0n, storageRoot: KECCAK256_RLP, codeHash: KECCAK256_NULL, codeSize: 0 }
+}
