@@ -319,7 +319,7 @@ export class Chain {
 
   /** Decodes, validates and pools a signed raw transaction; mines it at once in automine mode. */
   async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
-    const tx = decodeRawTransaction(raw, this.common)
+    const tx = decodeRawTransaction(raw, this.common, this.blockGasLimit)
     return this.addTransaction(tx)
   }
 

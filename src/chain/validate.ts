@@ -31,7 +31,7 @@ const TYPE_EIPS: Record<number, number> = {
 }
 
 /** Decodes a signed raw transaction under `common`'s rules, checking type, chain id and signature. */
-export function decodeRawTransaction(raw: Uint8Array, common: Common): TypedTransaction {
+export function decodeRawTransaction(raw: Uint8Array, common: Common, blockGasLimit: bigint): TypedTransaction {
   if (raw.length === 0) throw new TxRejectedError('typed transaction too short')
   const first = raw[0]!
   const typed = first <= 0x7f
@@ -53,7 +53,12 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): TypedTran
     throw new TxRejectedError('blob transaction without its blobs: send it in its network form, with the sidecar')
   }
   const body = (isNetworkBlob ? fields[0] : fields) as Uint8Array[]
-  checkChainIdAndSignature(body, typed, common)
+  checkChainIdAndSignature(body, typed ? first : undefined, common)
+  // Checked before ethereumjs builds the transaction: it refuses gas above the EIP-7825 cap itself.
+  const gasIndex = !typed ? 2 : first === TransactionType.AccessListEIP2930 ? 3 : 4
+  const gas = body[gasIndex] instanceof Uint8Array ? bytesToBigInt(body[gasIndex]) : 0n
+  if (gas > blockGasLimit) throw new TxRejectedError('exceeds block gas limit')
+  if (common.isActivatedEIP(7825) && gas > TX_GAS_CAP) throw new TxRejectedError(`transaction gas limit too high (cap: ${TX_GAS_CAP}, tx: ${gas})`)
   let tx: TypedTransaction
   try {
     tx = isNetworkBlob
@@ -75,7 +80,8 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): TypedTran
 }
 
 /** Chain id and the low-s rule, read from the RLP fields before ethereumjs sees them. */
-function checkChainIdAndSignature(body: Uint8Array[], typed: boolean, common: Common): void {
+function checkChainIdAndSignature(body: Uint8Array[], type: number | undefined, common: Common): void {
+  const typed = type !== undefined
   if (!body.every((f) => f instanceof Uint8Array || Array.isArray(f))) throw new TxRejectedError('rlp: malformed transaction fields')
   const n = body.length
   if (n < 3) throw new TxRejectedError('rlp: too few elements for transaction')
@@ -83,13 +89,17 @@ function checkChainIdAndSignature(body: Uint8Array[], typed: boolean, common: Co
   const s = bytesToBigInt(body[n - 1] as Uint8Array)
   if (typed) {
     const chainId = bytesToBigInt(body[0] as Uint8Array)
+    // ethereumjs refuses to even build such a transaction: answer with geth's words first.
+    if (type !== TransactionType.AccessListEIP2930 && n > 4 && bytesToBigInt(body[2] as Uint8Array) > bytesToBigInt(body[3] as Uint8Array)) {
+      throw new TxRejectedError('max priority fee per gas higher than max fee per gas')
+    }
     if (chainId !== common.chainId()) throw new TxRejectedError('invalid chain id for signer')
     if (v > 1n) throw new TxRejectedError('invalid sender')
   } else if (v !== 27n && v !== 28n) {
     if (v < 35n) throw new TxRejectedError('invalid sender')
     const chainId = (v - 35n) / 2n
     if (chainId !== common.chainId()) throw new TxRejectedError('invalid chain id for signer')
-    if (!common.isActivatedEIP(155)) throw new TxRejectedError('invalid sender')
+    if (!common.gteHardfork('spuriousDragon')) throw new TxRejectedError('invalid sender')
   }
   if (s === 0n || (common.gteHardfork('homestead') && s > SECP256K1_ORDER_DIV_2)) throw new TxRejectedError('invalid sender')
 }

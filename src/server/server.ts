@@ -1,0 +1,185 @@
+// Starts and stops the transport: one node:http server on one port, HTTP requests going to
+// http.ts and upgrades to websocket.ts, both feeding the same RpcHandler. Owns the options,
+// listening (resolves only once bound) and shutdown (idempotent, bounded by a grace period, no
+// leftover handles). Knows nothing of the chain or of JSON-RPC methods: it is handed a handler.
+
+import { createServer } from 'node:http'
+import type { Server, ServerOptions as NodeServerOptions } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { ApiKeys } from './api-keys.js'
+import { HttpEndpoint } from './http.js'
+import { describeError, stderrLogger } from './log.js'
+import type { Logger, RpcHandler } from './types.js'
+import { WebSocketEndpoint } from './websocket.js'
+
+const MIB = 1024 * 1024
+
+/** Settings of `startServer`; every one has a default. */
+export interface ServerOptions {
+  /** Address to bind. Default `127.0.0.1` (never all interfaces unless asked). */
+  host?: string | undefined
+  /** Port to bind; 0 (the default) picks a free one, given back by `startServer`. */
+  port?: number | undefined
+  /** Accepted API keys. Empty or absent: any non-empty key is accepted. */
+  apiKeys?: readonly string[] | undefined
+  /** Largest HTTP request body, in bytes; larger ones get 413. Default 5 MiB. */
+  maxBodyBytes?: number | undefined
+  /** Largest WebSocket message, in bytes; a larger one closes the connection with 1009. Default 5 MiB. */
+  maxWsMessageBytes?: number | undefined
+  /** Time allowed to receive a request's headers (node:http `headersTimeout`). Default Node's, 60 s. */
+  headersTimeoutMs?: number | undefined
+  /** Time allowed to receive a whole request (node:http `requestTimeout`). Default Node's, 300 s. */
+  requestTimeoutMs?: number | undefined
+  /** How long an idle keep-alive connection stays open. Default Node's, 5 s. */
+  keepAliveTimeoutMs?: number | undefined
+  /** Most simultaneous connections (HTTP and WebSocket together); further ones are dropped. Default unlimited. */
+  maxConnections?: number | undefined
+  /** How long `close()` lets in-flight requests and closing WebSocket clients finish before cutting them. Default 2 s. */
+  shutdownGraceMs?: number | undefined
+  /** Where warnings and errors go. Default: stderr. */
+  logger?: Logger | undefined
+}
+
+/** A listening server, as `startServer` resolves it. */
+export interface RunningServer {
+  /** The bound port (the real one when 0 was asked for). */
+  readonly port: number
+  /** The bound address. */
+  readonly host: string
+  /** `http://HOST:PORT`, with a wildcard bind address replaced by loopback so that it can be connected to. */
+  readonly httpBase: string
+  /** `ws://HOST:PORT`, likewise. */
+  readonly wsBase: string
+  /** The endpoint URLs for an API key (percent-encoded into the path). */
+  urls(apiKey: string): { httpUrl: string; wsUrl: string }
+  /** Stops accepting, ends WebSocket clients (1001) and idle connections, lets in-flight requests finish within the grace period. Idempotent. */
+  close(): Promise<void>
+}
+
+/**
+ * Serves `handler` over HTTP and WebSocket on one port; resolves once it really listens.
+ * @example
+ * const server = await startServer(handle, { apiKeys: ['test'] })
+ * const { httpUrl } = server.urls('test') // http://127.0.0.1:PORT/v3/test
+ * await server.close()
+ */
+export async function startServer(handler: RpcHandler, options: ServerOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1'
+  const port = options.port ?? 0
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new RangeError(`port: expected an integer in 0..65535, got ${port}`)
+  const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes, 5 * MIB)
+  const maxWsMessageBytes = positive('maxWsMessageBytes', options.maxWsMessageBytes, 5 * MIB)
+  const graceMs = nonNegative('shutdownGraceMs', options.shutdownGraceMs, 2_000)
+  const logger = options.logger ?? stderrLogger
+  const keys = new ApiKeys(options.apiKeys)
+
+  const http = new HttpEndpoint(handler, keys, maxBodyBytes, logger)
+  const ws = new WebSocketEndpoint(handler, keys, maxWsMessageBytes, logger)
+  const server = createServer(nodeServerOptions(options), http.onRequest)
+  server.on('checkContinue', http.onCheckContinue)
+  server.on('upgrade', ws.onUpgrade)
+  if (options.maxConnections !== undefined) server.maxConnections = positive('maxConnections', options.maxConnections, 0)
+
+  await listen(server, host, port)
+  // Past listening, a server error (e.g. EMFILE on accept) is worth a line, not a crash.
+  server.on('error', (error) => logger.error(`server error: ${describeError(error)}`))
+  return new Listening(server, http, ws, graceMs)
+}
+
+class Listening implements RunningServer {
+  readonly port: number
+  readonly host: string
+  readonly httpBase: string
+  readonly wsBase: string
+  readonly #server: Server
+  readonly #http: HttpEndpoint
+  readonly #ws: WebSocketEndpoint
+  readonly #graceMs: number
+  #closing: Promise<void> | undefined
+
+  constructor(server: Server, http: HttpEndpoint, ws: WebSocketEndpoint, graceMs: number) {
+    this.#server = server
+    this.#http = http
+    this.#ws = ws
+    this.#graceMs = graceMs
+    const address = server.address() as AddressInfo
+    this.port = address.port
+    this.host = address.address
+    const authority = `${connectableHost(address.address)}:${address.port}`
+    this.httpBase = `http://${authority}`
+    this.wsBase = `ws://${authority}`
+  }
+
+  urls(apiKey: string): { httpUrl: string; wsUrl: string } {
+    const key = encodeURIComponent(apiKey)
+    return { httpUrl: `${this.httpBase}/v3/${key}`, wsUrl: `${this.wsBase}/ws/v3/${key}` }
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown()
+    return this.#closing
+  }
+
+  #shutdown(): Promise<void> {
+    this.#http.drain()
+    // server.close stops accepting and calls back once every connection, upgraded ones included,
+    // is gone; the idle keep-alive ones are closed right away rather than at their timeout.
+    const connectionsGone = new Promise<void>((resolve) => this.#server.close(() => resolve()))
+    this.#server.closeIdleConnections()
+    const clientsGone = this.#ws.drain()
+    const grace = setTimeout(() => {
+      this.#server.closeAllConnections()
+      this.#ws.terminate()
+    }, this.#graceMs)
+    // The connections still open keep the process alive until the timer fires; the timer alone
+    // must not, should the caller stop waiting for close().
+    grace.unref()
+    return Promise.all([connectionsGone, clientsGone]).then(() => clearTimeout(grace))
+  }
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error): void => {
+      server.off('listening', onListening)
+      reject(error)
+    }
+    const onListening = (): void => {
+      server.off('error', onError)
+      resolve()
+    }
+    server.once('error', onError)
+    server.once('listening', onListening)
+    server.listen({ host, port })
+  })
+}
+
+function nodeServerOptions(options: ServerOptions): NodeServerOptions {
+  const result: NodeServerOptions = { noDelay: true }
+  if (options.headersTimeoutMs !== undefined) result.headersTimeout = nonNegative('headersTimeoutMs', options.headersTimeoutMs, 0)
+  if (options.requestTimeoutMs !== undefined) result.requestTimeout = nonNegative('requestTimeoutMs', options.requestTimeoutMs, 0)
+  if (options.keepAliveTimeoutMs !== undefined) result.keepAliveTimeout = nonNegative('keepAliveTimeoutMs', options.keepAliveTimeoutMs, 0)
+  // Node checks the two request timeouts only every 30 s by default: a 1 s timeout would
+  // otherwise fire up to 30 s late. (Its checking timer is unref'd and cleared on close.)
+  const shortest = Math.min(result.headersTimeout || Infinity, result.requestTimeout || Infinity)
+  if (shortest < 60_000) result.connectionsCheckingInterval = Math.max(50, Math.floor(shortest / 4))
+  return result
+}
+
+function connectableHost(address: string): string {
+  if (address === '0.0.0.0') return '127.0.0.1'
+  if (address === '::') return '[::1]'
+  return address.includes(':') ? `[${address}]` : address
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`${name}: expected a positive integer, got ${value}`)
+  return value
+}
+
+function nonNegative(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name}: expected a non-negative number, got ${value}`)
+  return value
+}
