@@ -9,7 +9,7 @@
  * Leaves to others: state storage and history (`state.ts`), the VM's journal (`stateManager.ts`),
  * admission rules (`validate.ts`), receipts (`receipts.ts`), and all of JSON-RPC (`src/rpc/`).
  */
-import { createBlock, type Block } from '@ethereumjs/block'
+import { createBlock } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { createTx, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
 import {
@@ -210,11 +210,24 @@ export class Chain {
       baseFee: options.baseFee ?? DEFAULTS.baseFee,
       timestamp: clock.genesisTimestamp(),
     })
-    return Chain.#assemble(common, accounts, world, clock, genesis, options)
+    const record: BlockRecord = { block: genesis, hash: genesis.hash(), number: 0n, transactions: [], logs: [], size: genesis.serialize().length }
+    return Chain.assemble({ common, accounts, world, clock, blocks: [record], options })
   }
 
-  /** Wires a chain around a world state whose head is `head` (genesis, or the last imported block). */
-  static async #assemble(common: Common, accounts: DevAccount[], world: WorldState, clock: Clock, head: Block, options: ChainOptions): Promise<Chain> {
+  /**
+   * Wires a chain around a world state whose head is the last of `blocks` (genesis, or the blocks
+   * of an imported chain, oldest first; only the last `window` are kept).
+   * @internal for `import.ts`
+   */
+  static async assemble(init: {
+    common: Common
+    accounts: DevAccount[]
+    world: WorldState
+    clock: Clock
+    blocks: readonly BlockRecord[]
+    options: ChainOptions
+  }): Promise<Chain> {
+    const { common, accounts, world, clock, options } = init
     const keccak = common.customCrypto.keccak256 ?? keccak_256
     const sm = new RingStateManager(world.head, { keccak, computeRoot: (c) => world.computeRoot(c) })
     let chain: Chain | undefined
@@ -230,7 +243,7 @@ export class Chain {
     }
     const vm = await createVM({ common, stateManager: sm, blockchain: blockchain as never })
     chain = new Chain({ common, accounts, world, clock, sm, vm, options })
-    chain.#push({ block: head, hash: head.hash(), number: head.header.number, transactions: [], logs: [], size: head.serialize().length })
+    for (const record of init.blocks) chain.#push(record)
     chain.#startTimer()
     return chain
   }

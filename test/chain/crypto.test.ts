@@ -169,7 +169,8 @@ describe('ecsign', () => {
 
   test('args: random extra entropy still gives a signature that recovers the signer', () => {
     const { msgHash, secretKey, publicKey } = randomSignature()
-    const sig = customCrypto.ecsign!(msgHash, secretKey, { extraEntropy: true, format: 'recovered', prehash: false })
+    const opts = { extraEntropy: true, format: 'recovered', prehash: false } as const
+    const sig = customCrypto.ecsign!(msgHash, secretKey, opts)
     expect(jsEcrecover(msgHash, BigInt(sig[0]!), sig.slice(1, 33), sig.slice(33))).toEqual(publicKey)
   })
 
@@ -215,10 +216,8 @@ describe('transactions', () => {
       customCrypto: { ...createCustomCrypto(), ecrecover },
     })
     const secretKey = secp256k1.utils.randomSecretKey()
-    const signed = createFeeMarket1559Tx(
-      { chainId: 31337n, nonce: 7n, gasLimit: 21_000n, maxFeePerGas: 10n ** 9n, to: createZeroAddress(), value: 1n },
-      { common },
-    ).sign(secretKey)
+    const data = { chainId: 31337n, nonce: 7n, gasLimit: 21_000n, maxFeePerGas: 10n ** 9n, value: 1n }
+    const signed = createFeeMarket1559Tx({ ...data, to: createZeroAddress() }, { common }).sign(secretKey)
     const decoded = createFeeMarket1559TxFromRLP(signed.serialize(), { common })
     expect(decoded.getSenderAddress()).toEqual(createAddressFromPrivateKey(secretKey))
     expect(ecrecover).toHaveBeenCalled()
@@ -227,7 +226,8 @@ describe('transactions', () => {
   test('behavior: signing with the custom ecsign gives the same transaction as ethereumjs alone', () => {
     const secretKey = secp256k1.utils.randomSecretKey()
     const data = { chainId: 1n, nonce: 1n, gasLimit: 21_000n, maxFeePerGas: 7n, to: createZeroAddress() }
-    const custom = new Common({ chain: Mainnet, hardfork: Hardfork.Prague, customCrypto: createCustomCrypto() })
+    const customCrypto = createCustomCrypto()
+    const custom = new Common({ chain: Mainnet, hardfork: Hardfork.Prague, customCrypto })
     const plain = new Common({ chain: Mainnet, hardfork: Hardfork.Prague })
     expect(createFeeMarket1559Tx(data, { common: custom }).sign(secretKey).serialize()).toEqual(
       createFeeMarket1559Tx(data, { common: plain }).sign(secretKey).serialize(),
@@ -278,9 +278,10 @@ describe('blob transactions', () => {
       expect(decoded.blobVersionedHashes).toEqual(tx.blobVersionedHashes)
       expect(decoded.getSenderAddress()).toEqual(createAddressFromPrivateKey(secretKey))
 
-      expect(() =>
-        createBlob4844TxFromSerializedNetworkWrapper(withWrongProof(tx.serializeNetworkWrapper()), { common }),
-      ).toThrow('KZG proof cannot be verified from blobs/commitments')
+      const corrupted = withWrongProof(tx.serializeNetworkWrapper())
+      expect(() => createBlob4844TxFromSerializedNetworkWrapper(corrupted, { common })).toThrow(
+        'KZG proof cannot be verified from blobs/commitments',
+      )
     },
     KZG_TIMEOUT,
   )

@@ -1,0 +1,264 @@
+// The JSON-RPC 2.0 dispatcher: raw body in, raw body out.
+// Owns: every envelope (parse and request errors, id echo, batches, notifications), looking the
+// method up before decoding its params, running handlers, and turning whatever they throw into
+// an error object through `toRpcError`. Does not own: what a method does (its handler), param
+// wording (params.ts), the code of a domain error (the mapper handed in), or transport, keys and
+// limits other than batch length (src/server/).
+
+import { InternalError, InvalidRequestError, MethodNotFoundError, ParseError, toRpcError } from './errors.js'
+import type { DomainErrorMapper, RpcError } from './errors.js'
+import { decodeParams } from './params.js'
+import type { DecodedParams, Param } from './params.js'
+
+// --- what handlers see ------------------------------------------------------------------------
+
+/**
+ * The client connection a request came on, as far as handlers need it. The server's `Session`
+ * satisfies it structurally; rpc does not import the server.
+ */
+export interface RpcSession {
+  readonly transport: 'http' | 'ws'
+  /** Already authenticated. Never log it. */
+  readonly apiKey: string
+  /** Pushes a message to the client (subscriptions; a no-op on http). */
+  send(message: string): void
+  /** Runs `callback` once when the client goes away (never on http). */
+  onClose(callback: () => void): void
+  readonly closed: boolean
+}
+
+/** What a handler gets besides its params. */
+export interface RpcContext {
+  readonly session: RpcSession
+  /** The wire method name (an alias's own name, not its target's). */
+  readonly method: string
+}
+
+/**
+ * A result that is already JSON text (the chain caches the JSON of immutable receipts and
+ * transactions): the dispatcher splices it into the envelope as it is.
+ */
+export class RawJson {
+  constructor(readonly json: string) {}
+}
+
+/** Many cached JSON values as one JSON array. */
+export function rawJsonArray(items: readonly RawJson[]): RawJson {
+  let json = '['
+  for (let i = 0; i < items.length; i++) json += (i === 0 ? '' : ',') + items[i]!.json
+  return new RawJson(json + ']')
+}
+
+/**
+ * One method: its positional params and its handler, which returns the bare result (a
+ * JSON-serializable value, `RawJson`, or a promise of either; `undefined` is sent as `null`).
+ */
+export interface MethodSpec<P extends readonly Param<unknown>[] = readonly Param<unknown>[]> {
+  readonly params: P
+  // Method syntax on purpose: it lets a spec with specific params sit in a `Registry`.
+  handler(params: DecodedParams<P>, ctx: RpcContext): unknown
+}
+
+/** The method table, keyed by wire name. Aliases are entries of their own. */
+export type Registry = Readonly<Record<string, MethodSpec>>
+
+/** The wire method names of a registry. */
+export type MethodName<R extends Registry> = keyof R & string
+
+/**
+ * A method whose handler's params are typed from its decoders.
+ *
+ * @example
+ * const eth_getStorageAt = defineMethod(
+ *   [address, storageSlot, optional(blockParam, LATEST)],
+ *   ([owner, slot, block]) => chain.storageAt(owner, slot, block),
+ * )
+ */
+export function defineMethod<const P extends readonly Param<unknown>[]>(
+  params: P,
+  handler: (params: DecodedParams<P>, ctx: RpcContext) => unknown,
+): MethodSpec<P> {
+  return { params, handler }
+}
+
+// --- envelopes --------------------------------------------------------------------------------
+
+/** A request id as echoed: JSON-RPC allows a string, a number or null. */
+export type RpcId = string | number | null
+
+/** A success envelope. */
+export function resultResponse(id: RpcId, result: unknown): string {
+  return '{"jsonrpc":"2.0","id":' + JSON.stringify(id) + ',"result":' + serializeResult(result) + '}'
+}
+
+/** An error envelope. */
+export function errorResponse(id: RpcId, error: RpcError): string {
+  let body = '{"code":' + error.code + ',"message":' + JSON.stringify(error.message)
+  if (error.data !== undefined) body += ',"data":' + JSON.stringify(error.data)
+  return '{"jsonrpc":"2.0","id":' + JSON.stringify(id) + ',"error":' + body + '}}'
+}
+
+/** An `eth_subscription` notification, pushed through `RpcSession.send`. */
+export function subscriptionNotification(subscription: string, result: unknown): string {
+  return (
+    '{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":' +
+    JSON.stringify(subscription) +
+    ',"result":' +
+    serializeResult(result) +
+    '}}'
+  )
+}
+
+function serializeResult(result: unknown): string {
+  if (result instanceof RawJson) return result.json
+  if (result === undefined) return 'null'
+  const json = JSON.stringify(result)
+  if (json === undefined) throw new TypeError(`a result of type ${typeof result} is not JSON`)
+  return json
+}
+
+// --- the dispatcher ---------------------------------------------------------------------------
+
+/** Where internal failures are reported; the client only ever sees `internal error`. */
+export interface RpcLogger {
+  error(message: string, details: { readonly method: string | undefined; readonly error: unknown }): void
+}
+
+export interface DispatcherOptions {
+  /** Gets the detail of every -32603. Default: `console.error`. */
+  readonly logger?: RpcLogger
+  /** Longest batch served (default 1000); a longer one is refused whole with -32600 `batch too large`. */
+  readonly maxBatchLength?: number
+  /** Gives the chain's domain errors their RPC errors (see `toRpcError`). */
+  readonly mapDomainError?: DomainErrorMapper
+}
+
+/** Answers a raw body; `undefined` when there is nothing to answer (notifications only). Never throws. */
+export type Dispatch = (body: string, session: RpcSession) => Promise<string | undefined>
+
+const consoleLogger: RpcLogger = {
+  error: (message, details) => console.error(message, details.error),
+}
+
+const NO_PARAMS: readonly unknown[] = Object.freeze([])
+
+/**
+ * The dispatcher for a method table.
+ *
+ * Batch items run one after another, in order, as geth runs them: a batch of
+ * `[eth_sendRawTransaction, eth_getTransactionByHash]` sees its own transaction.
+ *
+ * @example
+ * const dispatch = createDispatcher(methods, { mapDomainError })
+ * await dispatch('{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}', session)
+ */
+export function createDispatcher(methods: Registry, options: DispatcherOptions = {}): Dispatch {
+  // A Map, so that `toString` or `__proto__` are unknown methods rather than inherited ones.
+  const table = new Map<string, MethodSpec>(Object.entries(methods))
+  const logger = options.logger ?? consoleLogger
+  const maxBatchLength = options.maxBatchLength ?? 1000
+  const mapDomainError = options.mapDomainError
+
+  function reportInternal(error: InternalError, method: string | undefined): void {
+    try {
+      logger.error(`internal error${method === undefined ? '' : ` in ${method}`}`, {
+        method,
+        error: error.cause ?? error,
+      })
+    } catch {
+      // A failing logger must not turn an answer into no answer.
+    }
+  }
+
+  async function handleMessage(message: unknown, session: RpcSession): Promise<string | undefined> {
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+      return errorResponse(null, new InvalidRequestError())
+    }
+    const request = message as Readonly<Record<string, unknown>>
+    const hasId = Object.hasOwn(request, 'id')
+    const id = request.id
+    if (hasId && !isValidId(id)) return errorResponse(null, new InvalidRequestError())
+    const echoId: RpcId = hasId ? (id as RpcId) : null
+    const method = request.method
+    const params = request.params
+    if (
+      request.jsonrpc !== '2.0' ||
+      typeof method !== 'string' ||
+      (params !== undefined && params !== null && !Array.isArray(params))
+    ) {
+      return errorResponse(echoId, new InvalidRequestError())
+    }
+    // From here on the request is valid; one without an id is a notification and gets no answer.
+    const spec = table.get(method)
+    if (spec === undefined) return hasId ? errorResponse(echoId, new MethodNotFoundError(method)) : undefined
+    try {
+      const args = decodeParams(spec.params, (params as readonly unknown[] | null | undefined) ?? NO_PARAMS)
+      let result = spec.handler(args, { session, method })
+      if (isThenable(result)) result = await result
+      return hasId ? resultResponse(echoId, result) : undefined
+    } catch (thrown) {
+      const error = toRpcError(thrown, mapDomainError)
+      if (error instanceof InternalError) reportInternal(error, method)
+      return hasId ? errorResponse(echoId, error) : undefined
+    }
+  }
+
+  async function handleBatch(batch: readonly unknown[], session: RpcSession): Promise<string | undefined> {
+    if (batch.length === 0) return errorResponse(null, new InvalidRequestError('empty batch'))
+    if (batch.length > maxBatchLength) {
+      // As geth: one error, in an array, carrying the id of the first call.
+      return '[' + errorResponse(firstCallId(batch), new InvalidRequestError('batch too large')) + ']'
+    }
+    const answers: string[] = []
+    for (const message of batch) {
+      const answer = await handleMessage(message, session)
+      if (answer !== undefined) answers.push(answer)
+    }
+    return answers.length === 0 ? undefined : '[' + answers.join(',') + ']'
+  }
+
+  return async function dispatch(body, session) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(body)
+    } catch {
+      return errorResponse(null, new ParseError())
+    }
+    try {
+      return Array.isArray(parsed) ? await handleBatch(parsed, session) : await handleMessage(parsed, session)
+    } catch (thrown) {
+      // Only a bug of the dispatcher itself gets here (handlers' errors are answered above).
+      const error = new InternalError({ cause: thrown })
+      reportInternal(error, undefined)
+      return errorResponse(null, error)
+    }
+  }
+}
+
+/** JSON-RPC ids: a string, a number (fractions allowed, as geth allows them) or null. */
+function isValidId(id: unknown): id is RpcId {
+  return id === null || typeof id === 'string' || typeof id === 'number'
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  )
+}
+
+/** The id of the first well-formed call in a batch, else null. */
+function firstCallId(batch: readonly unknown[]): RpcId {
+  for (const message of batch) {
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) continue
+    const request = message as Readonly<Record<string, unknown>>
+    if (
+      request.jsonrpc === '2.0' &&
+      typeof request.method === 'string' &&
+      Object.hasOwn(request, 'id') &&
+      isValidId(request.id)
+    ) {
+      return request.id
+    }
+  }
+  return null
+}
