@@ -86,8 +86,11 @@ export interface WorldStateSnapshot {
 
 const EMPTY_CODE_HASH = bytesToUnprefixedHex(KECCAK256_NULL)
 
-/** Garbage trie nodes tolerated before a rebuild, on top of the live ones. */
-const TRIE_GC_SLACK = 200_000
+/**
+ * Garbage trie nodes tolerated before a rebuild: at least this many, and at least as many as there
+ * are live nodes, so a rebuild's cost (proportional to the live state) is paid back over many blocks.
+ */
+const TRIE_GC_MIN_SLACK = 20_000
 
 export class WorldState {
   #accounts = new Map<string, AccountRecord>()
@@ -238,7 +241,7 @@ export class WorldState {
       }
     }
     this.#root = computed.root
-    if (this.#nodes.size > this.#liveNodes + TRIE_GC_SLACK) await this.rebuildTries()
+    if (this.#nodes.size > 2 * this.#liveNodes + TRIE_GC_MIN_SLACK) await this.rebuildTries()
   }
 
   /** Forgets what `block` changed: reads at blocks before it are no longer possible. */
