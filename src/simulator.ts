@@ -5,17 +5,38 @@
  * lifecycle (`close()` idempotent, leaving no timer or socket that keeps the process alive).
  * Leaves chain semantics to `src/chain/`, JSON-RPC to `src/rpc/`, transport to `src/server/`.
  */
+import { readFile } from 'node:fs/promises'
 import { bytesToHex } from '@ethereumjs/util'
 import { Chain, type ChainOptions } from './chain/chain.js'
 import { createCustomCrypto } from './chain/crypto.js'
+import { importChain, type ChainImport, type GethGenesis } from './chain/import.js'
 import { createDispatcher, type Dispatch, type RpcSession } from './rpc/dispatcher.js'
 import { createMethods, mapDomainError } from './rpc/methods.js'
 import { startServer, type ServerOptions } from './server/server.js'
 
 export const CLIENT_VERSION = 'ringchain/0.1.0'
 
-/** Options of `createRingchain`: the chain's options. */
-export type RingchainOptions = ChainOptions
+/** A recorded chain to start from (geth's `init` + `import`); paths are read from disk. */
+export interface ImportSource {
+  /** The geth genesis: the parsed JSON, or the path of the file. */
+  readonly genesis: GethGenesis | string
+  /** The blocks after genesis, RLP-concatenated as `geth export` writes them: bytes, or the path of the file. */
+  readonly blocks?: Uint8Array | string
+}
+
+/** Options of `createRingchain`: the chain's options, and optionally a chain to import. */
+export interface RingchainOptions extends ChainOptions {
+  /**
+   * Start from this recorded chain instead of a dev genesis: every block is replayed and verified,
+   * the last one is the head. For imported chains `safeLag`/`finalizedLag` default to 0 (head =
+   * safe = finalized), `mining` to manual, `blockGasLimit` to the head's, and there are no dev
+   * accounts unless `accounts` or `mnemonic` is given; new blocks follow the head's timestamp.
+   * `chainId`, `hardfork`, `baseFee` and `balance` come from the genesis and are ignored.
+   * @example
+   * await startRingchain({ import: { genesis: 'tests/genesis.json', blocks: 'tests/chain.rlp' } })
+   */
+  import?: ImportSource
+}
 
 /** An EIP-1193 request. */
 export interface RequestArguments {
@@ -67,7 +88,9 @@ const IN_PROCESS: RpcSession = {
  * const client = createPublicClient({ transport: custom(rc) })
  */
 export async function createRingchain(options: RingchainOptions = {}): Promise<Ringchain> {
-  const chain = await Chain.create({ customCrypto: createCustomCrypto(), ...options })
+  const { import: source, ...chainOptions } = options
+  const withCrypto: ChainOptions = { customCrypto: createCustomCrypto(), ...chainOptions }
+  const chain = source === undefined ? await Chain.create(withCrypto) : await importChain(await loadImport(source), withCrypto)
   const dispatch = createDispatcher(createMethods(() => chain, { clientVersion: CLIENT_VERSION }), { mapDomainError })
   return {
     chain,
@@ -141,6 +164,12 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
     request: ringchain.request,
     close: () => (closing ??= Promise.all([server.close(), ringchain.close()]).then(() => {})),
   }
+}
+
+async function loadImport(source: ImportSource): Promise<ChainImport> {
+  const genesis = typeof source.genesis === 'string' ? (JSON.parse(await readFile(source.genesis, 'utf8')) as GethGenesis) : source.genesis
+  const blocks = typeof source.blocks === 'string' ? new Uint8Array(await readFile(source.blocks)) : source.blocks
+  return blocks === undefined ? { genesis } : { genesis, blocks }
 }
 
 function accountsOf(chain: Chain): AccountInfo[] {

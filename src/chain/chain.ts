@@ -586,11 +586,13 @@ export class Chain {
 
   /** The least gas with which the call succeeds, found by binary search as geth does. */
   async estimateGas(params: CallParams, ref: BlockRef): Promise<bigint> {
-    const cap = params.gas ?? this.blockGasLimit
+    const cap = params.gas ?? this.#callGasCap()
     const first = await this.#runCall(params, ref, cap)
     const failure = first.result.execResult.exceptionError
     if (failure !== undefined) throw callError(failure.error, first.result.execResult.returnValue)
     const intrinsic = first.intrinsic
+    // Nothing ran (a transfer to an account without code): the intrinsic gas is exact, as geth's plain-transfer shortcut answers.
+    if (first.result.execResult.executionGasUsed === 0n) return intrinsic
     let lo = intrinsic + first.result.execResult.executionGasUsed - 1n
     let hi = cap
     // Optimistic guess: what it used plus the 63/64 reserve; most calls succeed with it.
@@ -609,13 +611,19 @@ export class Chain {
     return hi
   }
 
+  /** Gas of a call that names none: the block gas limit, capped as EIP-7825 (Osaka) caps a transaction (geth too). */
+  #callGasCap(): bigint {
+    const txCap = 1n << 24n
+    return this.common.isActivatedEIP(7825) && this.blockGasLimit > txCap ? txCap : this.blockGasLimit
+  }
+
   async #runCall(params: CallParams, ref: BlockRef, gas: bigint | undefined) {
     const state = await this.stateAt(ref)
     const record = ref.kind === 'tag' && ref.tag === 'pending' ? (await this.pendingBlock()).record : this.resolveBlock(ref)
     const sm = new RingStateManager(state, { keccak: this.#keccak })
     const vm = await createVM({ common: this.common, stateManager: sm, blockchain: this.#vm.blockchain })
     const from = new Address(params.from ?? new Uint8Array(20))
-    const gasLimit = gas ?? this.blockGasLimit
+    const gasLimit = gas ?? this.#callGasCap()
     const txData: TypedTxData = {
       nonce: sm.accountRecord(bytesToUnprefixedHex(from.bytes))?.nonce ?? 0n,
       gasLimit,
@@ -629,6 +637,9 @@ export class Chain {
       throw new ExecutionFailedError(`intrinsic gas too low: gas ${gasLimit}, minimum needed ${intrinsic}`)
     }
     const header = record.block.header
+    const gasPrice = params.gasPrice ?? params.maxFeePerGas ?? 0n
+    // A call that pays nothing sees a base fee of 0, as in geth (its NoBaseFee rule for calls).
+    const baseFee = gasPrice === 0n && header.baseFeePerGas !== undefined ? { baseFeePerGas: 0n } : {}
     const result = await vm.evm.runCall({
       caller: from,
       origin: from,
@@ -636,8 +647,8 @@ export class Chain {
       value: params.value ?? 0n,
       data: params.data ?? EMPTY,
       gasLimit: gasLimit - intrinsic,
-      gasPrice: params.gasPrice ?? params.maxFeePerGas ?? 0n,
-      block: createBlock({ header: { ...header.toJSON(), number: header.number, timestamp: header.timestamp } }, { common: this.common, skipConsensusFormatValidation: true }),
+      gasPrice,
+      block: createBlock({ header: { ...header.toJSON(), number: header.number, timestamp: header.timestamp, ...baseFee } }, { common: this.common, skipConsensusFormatValidation: true }),
       skipBalance: true,
     })
     return { result: { execResult: result.execResult }, intrinsic }

@@ -101,6 +101,7 @@ interface NativeSecp256k1 {
     seckey: Uint8Array,
     options?: { data?: Uint8Array },
   ): { signature: Uint8Array; recid: number }
+  publicKeyCreate(seckey: Uint8Array, compressed: boolean): Uint8Array
 }
 
 // Loaded on the first signature rather than at start (~10 ms). undefined: not tried yet; null:
@@ -122,6 +123,23 @@ function loadNative(): NativeSecp256k1 | null {
 /** Which secp256k1 implementation {@link createCustomCrypto} uses by default: native if it loads. */
 export function cryptoBackend(): CryptoBackend {
   return loadNative() === null ? 'js' : 'native'
+}
+
+/**
+ * The public key of a secret key (33 bytes compressed, else 65), natively where the binding loads:
+ * noble's first call builds its precomputed tables (~190 ms), which deriving the dev accounts at
+ * every start cannot afford.
+ */
+export function secp256k1PublicKey(secretKey: Uint8Array, compressed: boolean): Uint8Array {
+  const native = loadNative()
+  if (native !== null) {
+    try {
+      return native.publicKeyCreate(secretKey, compressed)
+    } catch {
+      // An invalid secret key: noble throws its own error for it.
+    }
+  }
+  return nobleSecp256k1.getPublicKey(secretKey, compressed)
 }
 
 type Ecrecover = NonNullable<CustomCrypto['ecrecover']>

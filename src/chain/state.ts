@@ -153,6 +153,13 @@ export class WorldState {
     return this.#storage.get(address) ?? new Map()
   }
 
+  /** The `[address, slot]` pairs whose value block `number` changed, once each (empty once it left the window). */
+  changedSlots(number: bigint): Array<readonly [address: string, slot: string]> {
+    const keys = this.#byBlock.get(number)?.storage ?? []
+    // A key is address (40 hex digits) + slot (64); a block committed twice (a test-control write) may list one twice.
+    return [...new Set(keys)].map((key) => [key.slice(0, 40), key.slice(40)] as const)
+  }
+
   /** Number of accounts at the head. */
   get accountCount(): number {
     return this.#accounts.size

@@ -144,6 +144,18 @@ export class PrunedHistoryError extends RpcError {
 }
 
 /**
+ * -32005 (EIP-1474 "limit exceeded"): a limit of this server was reached, such as the number of
+ * isolated chains. The message says which limit and how to raise it.
+ */
+export class LimitExceededError extends RpcError {
+  static readonly code = -32005 as const
+  override name = 'LimitExceededError'
+  constructor(message: string, options?: RpcErrorOptions) {
+    super(LimitExceededError.code, message, options)
+  }
+}
+
+/**
  * Gives a domain error (anything that is not an `RpcError`) its RPC error, or `undefined` when it
  * does not know the error. Written once, next to the method table, by whoever owns that mapping.
  */

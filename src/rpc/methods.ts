@@ -65,6 +65,11 @@ export interface MethodsOptions {
   clientVersion: string
   /** Changes at every start (anvil_metadata's instanceId). */
   instanceId?: string
+  /**
+   * Replaces the caller's chain with a fresh one from the same options (`ringchain_reset`,
+   * `anvil_reset`, `hardhat_reset`). Without it those methods answer -32000.
+   */
+  reset?: (ctx: RpcContext) => Promise<void>
 }
 
 /** Maps the chain's domain errors to JSON-RPC errors: the one place that gives them codes. */
@@ -445,6 +450,17 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     }
   })
 
+  // ringchain_reset / anvil_reset / hardhat_reset: the caller's chain, as new. `answer` is what each node returns.
+  const reset = (answer: true | null) =>
+    defineMethod([optional(anyValue)], async ([arg]: readonly [unknown], ctx) => {
+      if (options.reset === undefined) throw new ServerError('reset is not available on this server')
+      // viem's testClient.reset() always sends `{ forking: { blockNumber } }`; only a URL asks for a fork.
+      const forking = typeof arg === 'object' && arg !== null ? (arg as { forking?: { jsonRpcUrl?: unknown } }).forking : undefined
+      if (typeof forking?.jsonRpcUrl === 'string' && forking.jsonRpcUrl !== '') throw new InvalidParamsError('invalid argument 0: forking is not supported')
+      await options.reset(ctx)
+      return answer
+    })
+
   const txpoolContent = defineMethod(none, async (_p, ctx) => {
     const content = (await chainFor(ctx)).poolContent()
     const group = (m: Map<string, { tx: TypedTransaction }[]>) =>
@@ -590,6 +606,9 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     txpool_content: txpoolContent,
     txpool_status: txpoolStatus,
     ringchain_uptime: defineMethod(none, () => toQuantity(Date.now() - startedAt)),
+    ringchain_reset: reset(true),
+    anvil_reset: reset(null),
+    hardhat_reset: reset(true),
   } satisfies Registry
   return methods
 }
@@ -638,7 +657,8 @@ function buildTransaction(chain: Chain, req: TransactionRequest, from: Uint8Arra
 function fakeSigned(tx: TypedTransaction, from: Uint8Array): TypedTransaction {
   const json = tx.toJSON() as Record<string, unknown>
   const r = BigInt('0x' + bytesToUnprefixedHex(from).padEnd(64, '0'))
-  const signed = createTx({ ...json, v: tx.type === TransactionType.Legacy ? 27n : 0n, r, s: 1n } as TypedTxData, { common: tx.common })
+  // Not frozen (the default), or the sender cannot be pinned below.
+  const signed = createTx({ ...json, v: tx.type === TransactionType.Legacy ? 27n : 0n, r, s: 1n } as TypedTxData, { common: tx.common, freeze: false })
   Object.defineProperty(signed, 'getSenderAddress', { value: () => new Address(from) })
   return signed
 }
