@@ -86,16 +86,35 @@ export function defineMethod<const P extends readonly Param<unknown>[]>(
 /** A request id as echoed: JSON-RPC allows a string, a number or null. */
 export type RpcId = string | number | null
 
+/**
+ * Numeric ids that a JavaScript number cannot hold exactly (beyond 2^53, `1e400`) are carried
+ * through parsing as a marked string holding their source text, and echoed as that text.
+ */
+const RAW_ID = '\u0000raw-id:'
+const NUMERIC_ID = /"id"\s*:\s*(-?\d[\d.eE+-]*)/g
+
+/** Marks the ids JSON.parse would round. (An `"id"` key inside params with such a number is marked too: harmless in practice.) */
+function protectIds(body: string): string {
+  if (!body.includes('"id"')) return body
+  return body.replace(NUMERIC_ID, (match, literal: string) =>
+    JSON.stringify(Number(literal)) === literal ? match : `"id":"\\u0000raw-id:${literal}"`,
+  )
+}
+
+function idText(id: RpcId): string {
+  return typeof id === 'string' && id.startsWith(RAW_ID) ? id.slice(RAW_ID.length) : JSON.stringify(id)
+}
+
 /** A success envelope. */
 export function resultResponse(id: RpcId, result: unknown): string {
-  return '{"jsonrpc":"2.0","id":' + JSON.stringify(id) + ',"result":' + serializeResult(result) + '}'
+  return '{"jsonrpc":"2.0","id":' + idText(id) + ',"result":' + serializeResult(result) + '}'
 }
 
 /** An error envelope. */
 export function errorResponse(id: RpcId, error: RpcError): string {
   let body = '{"code":' + error.code + ',"message":' + JSON.stringify(error.message)
   if (error.data !== undefined) body += ',"data":' + JSON.stringify(error.data)
-  return '{"jsonrpc":"2.0","id":' + JSON.stringify(id) + ',"error":' + body + '}}'
+  return '{"jsonrpc":"2.0","id":' + idText(id) + ',"error":' + body + '}}'
 }
 
 /** An `eth_subscription` notification, pushed through `RpcSession.send`. */
@@ -220,7 +239,7 @@ export function createDispatcher(methods: Registry, options: DispatcherOptions =
   return async function dispatch(body, session) {
     let parsed: unknown
     try {
-      parsed = JSON.parse(body)
+      parsed = JSON.parse(protectIds(body))
     } catch {
       return errorResponse(null, new ParseError())
     }

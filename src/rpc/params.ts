@@ -345,7 +345,7 @@ function decodeEip1898(value: Readonly<Record<string, unknown>>): BlockParam {
   if (blockHash !== undefined) return { kind: 'hash', hash: blockHash, requireCanonical }
   if (number !== undefined) return number
   // geth accepts `{}` and fails later with this text (as -32000); it is a parameter error.
-  throw new InvalidParamsError('invalid arguments; neither block nor hash specified')
+  throw new ArgumentError('invalid arguments; neither block nor hash specified')
 }
 
 // --- transaction request ----------------------------------------------------------------------

@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import type { RunningRingchain, StartOptions } from '../../src/index.js'
+import type { StartOptions } from '../../src/index.js'
 import { STORE_INITCODE, storeCalldata } from '../helpers/chain.js'
 import {
   type Hex,
@@ -401,7 +401,7 @@ describe('errors', () => {
   // Known departure, src/rpc/params.ts (decodeEip1898): `{}` gets -32602 with geth's bare text
   // `invalid arguments; neither block nor hash specified`, which does not name the argument as
   // decisions.md asks for bad params. Flip to `test` once the message carries `invalid argument 2: `.
-  test.fails('error: EIP-1898 object with neither blockNumber nor blockHash names the argument', async () => {
+  test('error: EIP-1898 object with neither blockNumber nor blockHash names the argument', async () => {
     const { url, contract } = await setup()
     expect(await rpcError(url, METHOD, [contract, '0x0', {}])).toEqual({ code: -32602, message: expect.stringMatching(/^invalid argument 2: /) })
   })

@@ -417,7 +417,7 @@ describe('blockParam', () => {
   })
 
   test('error: EIP-1898 with neither', () => {
-    expect(fails(blockParam, {})).toBe('invalid arguments; neither block nor hash specified')
+    expect(fails(blockParam, {})).toBe('invalid argument 0: invalid arguments; neither block nor hash specified')
   })
 
   test('error: EIP-1898 with a short hash', () => {
