@@ -1,18 +1,24 @@
 /**
  * The simulator: a chain (or one per API key) behind the method registry, in-process or served.
  *
- * Owns: wiring chain → rpc → server, the EIP-1193 `request` of the in-process API, and the
- * lifecycle (`close()` idempotent, leaving no timer or socket that keeps the process alive).
+ * Owns: wiring chain → rpc → server, the EIP-1193 `request` of the in-process API, which chain a
+ * request is about (one shared chain, or in isolate mode one per API key, created on first use,
+ * capped and dropped when idle), resetting the caller's chain, and the lifecycle (`close()`
+ * idempotent, leaving no timer or socket that keeps the process alive).
  * Leaves chain semantics to `src/chain/`, JSON-RPC to `src/rpc/`, transport to `src/server/`.
  */
 import { readFile } from 'node:fs/promises'
 import { bytesToHex } from '@ethereumjs/util'
 import { Chain, type ChainOptions } from './chain/chain.js'
 import { createCustomCrypto } from './chain/crypto.js'
+import { RingchainRpcError, type RequestArguments } from './eip1193.js'
 import { importChain, type ChainImport, type GethGenesis } from './chain/import.js'
-import { createDispatcher, type Dispatch, type RpcSession } from './rpc/dispatcher.js'
+import { createDispatcher, type Dispatch, type RpcContext, type RpcSession } from './rpc/dispatcher.js'
+import { LimitExceededError } from './rpc/errors.js'
 import { createMethods, mapDomainError } from './rpc/methods.js'
 import { startServer, type ServerOptions } from './server/server.js'
+
+export { RingchainRpcError, type RequestArguments } from './eip1193.js'
 
 export const CLIENT_VERSION = 'ringchain/0.1.0'
 
@@ -38,24 +44,6 @@ export interface RingchainOptions extends ChainOptions {
   import?: ImportSource
 }
 
-/** An EIP-1193 request. */
-export interface RequestArguments {
-  readonly method: string
-  readonly params?: readonly unknown[] | object
-}
-
-/** The error an EIP-1193 `request` rejects with: the JSON-RPC error's code, message and data. */
-export class RingchainRpcError extends Error {
-  override name = 'RingchainRpcError'
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message)
-  }
-}
-
 /** A dev account as the API hands it out. */
 export interface AccountInfo {
   readonly address: `0x${string}`
@@ -66,18 +54,11 @@ export interface AccountInfo {
 export interface Ringchain {
   /** EIP-1193 request: give it to viem's `custom` transport or ethers' `BrowserProvider`. */
   request(args: RequestArguments): Promise<unknown>
+  /** The chain requests go to (a new object after `ringchain_reset`). */
   readonly chain: Chain
   readonly accounts: readonly AccountInfo[]
   /** Stops interval mining. Idempotent. */
   close(): Promise<void>
-}
-
-const IN_PROCESS: RpcSession = {
-  transport: 'http',
-  apiKey: 'in-process',
-  send: () => {},
-  onClose: () => {},
-  closed: false,
 }
 
 /**
@@ -88,16 +69,40 @@ const IN_PROCESS: RpcSession = {
  * const client = createPublicClient({ transport: custom(rc) })
  */
 export async function createRingchain(options: RingchainOptions = {}): Promise<Ringchain> {
-  const { import: source, ...chainOptions } = options
-  const withCrypto: ChainOptions = { customCrypto: createCustomCrypto(), ...chainOptions }
-  const chain = source === undefined ? await Chain.create(withCrypto) : await importChain(await loadImport(source), withCrypto)
-  const dispatch = createDispatcher(createMethods(() => chain, { clientVersion: CLIENT_VERSION }), { mapDomainError })
+  const chains = new Chains(chainFactory(options), { isolate: false })
+  const primary = await chains.open(IN_PROCESS_KEY)
+  const dispatch = dispatcherFor(chains, undefined)
+  const session = inProcessSession(IN_PROCESS_KEY)
   return {
-    chain,
-    accounts: accountsOf(chain),
-    request: (args) => request(dispatch, IN_PROCESS, args),
-    close: () => chain.close(),
+    get chain() {
+      return chains.primary
+    },
+    accounts: accountsOf(primary),
+    request: (args) => request(dispatch, session, args),
+    close: () => chains.close(),
   }
+}
+
+/** Isolate mode's limits: how many chains may exist, and when an unused one is dropped. */
+export interface IsolateOptions {
+  /** Most chains at once (the first key's included); a request with a new key past it gets -32005. Default 64. */
+  maxChains?: number
+  /**
+   * Drop a chain, with all its state, once it has had no request and no open WebSocket for this
+   * long; its key gets a fresh chain on its next request. The first key's chain is never dropped.
+   * Default: chains live until `close()`.
+   */
+  idleTimeoutMs?: number
+}
+
+/** Where the server and the chains report; `info` and `debug` are optional (quiet without them). */
+export interface RingchainLogger {
+  error(message: string): void
+  warn(message: string): void
+  /** Isolated chains created, reset and dropped. */
+  info?(message: string): void
+  /** Every request: transport, method names and time taken. */
+  debug?(message: string): void
 }
 
 /** Options of `startRingchain`: the chain's and the server's. */
@@ -108,8 +113,24 @@ export interface StartOptions extends RingchainOptions {
   host?: string
   /** Accepted API keys; none = any non-empty key. */
   apiKeys?: readonly string[]
-  /** Transport limits and logger. */
-  server?: Omit<ServerOptions, 'host' | 'port' | 'apiKeys'>
+  /**
+   * One chain per API key, each created on its first request from these same options, so parallel
+   * test workers share one process and one port but no nonces, blocks or state. Default false (one
+   * chain for every key).
+   * @example
+   * const rc = await startRingchain({ port: 0, isolate: { maxChains: 16 } })
+   * const worker1 = rc.urls('worker-1').httpUrl
+   */
+  isolate?: boolean | IsolateOptions
+  /** Where warnings, errors and (optionally) info and debug lines go. Default: warnings and errors on stderr. */
+  logger?: RingchainLogger
+  /** Transport limits (see `ServerOptions`), and the longest batch served. */
+  server?: Omit<ServerOptions, 'host' | 'port' | 'apiKeys'> & {
+    /** Longest JSON-RPC batch; a longer one is refused whole with -32600 `batch too large`. Default 1,000. */
+    maxBatchLength?: number
+  }
+  /** Writes the state-changing requests served to this file, as a scenario that replays them (`ringchain run`). */
+  record?: string
 }
 
 /** A running ringchain server. */
@@ -120,15 +141,21 @@ export interface RunningRingchain {
   readonly wsUrl: string
   readonly port: number
   readonly accounts: readonly AccountInfo[]
+  /** The chain of the key in `httpUrl` (a new object after `ringchain_reset`). */
   readonly chain: Chain
-  /** The same EIP-1193 request, in-process. */
+  /** The URLs of another API key: in isolate mode, another chain. */
+  urls(apiKey: string): { httpUrl: string; wsUrl: string }
+  /** The same EIP-1193 request, in-process, as the key in `httpUrl`. */
   request(args: RequestArguments): Promise<unknown>
-  /** Closes the server (WebSocket clients and idle sockets too) and the chain. Idempotent. */
+  /** Closes the server (WebSocket clients and idle sockets too) and every chain. Idempotent. */
   close(): Promise<void>
 }
 
 /** The API key used in the URLs handed out when no keys are configured. */
 export const DEFAULT_API_KEY = 'ringchain'
+
+/** Default cap on isolated chains. */
+export const DEFAULT_MAX_CHAINS = 64
 
 /**
  * Starts the chain and the server; resolves once the server listens.
@@ -138,32 +165,256 @@ export const DEFAULT_API_KEY = 'ringchain'
  * const provider = new JsonRpcProvider(rc.httpUrl)
  */
 export async function startRingchain(options: StartOptions = {}): Promise<RunningRingchain> {
-  const { port, host, apiKeys, server: serverOptions, ...chainOptions } = options
-  const ringchain = await createRingchain(chainOptions)
-  const dispatch = createDispatcher(createMethods(() => ringchain.chain, { clientVersion: CLIENT_VERSION }), { mapDomainError })
+  const { port, host, apiKeys, isolate, logger, server: serverOptions, record, ...ringchainOptions } = options
+  const { maxBatchLength, ...transport } = serverOptions ?? {}
+  if (maxBatchLength !== undefined && (!Number.isSafeInteger(maxBatchLength) || maxBatchLength < 1)) {
+    throw new RangeError(`maxBatchLength: expected a positive integer, got ${maxBatchLength}`)
+  }
+  const chainOptions: RingchainOptions = logger === undefined ? ringchainOptions : { ...ringchainOptions, logger }
+  const key = apiKeys?.[0] ?? DEFAULT_API_KEY
+  const chains = new Chains(chainFactory(chainOptions), {
+    ...(isolate === undefined || isolate === false ? { isolate: false } : { isolate: true, ...(isolate === true ? {} : isolate) }),
+    ...(logger === undefined ? {} : { logger }),
+  })
+  const primary = await chains.open(key)
+  const answering = dispatcherFor(chains, logger, maxBatchLength)
+  const recorder = record === undefined ? undefined : (await import('./scenario/record.js')).wrapWithRecorder(answering, record, { chain: ringchainOptions })
+  const dispatch = recorder?.dispatch ?? answering
   let server
   try {
-    server = await startServer(dispatch, {
-      ...serverOptions,
+    server = await startServer(logger?.debug === undefined ? dispatch : logRequests(dispatch, logger.debug.bind(logger)), {
+      ...(logger === undefined ? {} : { logger }),
+      ...transport,
       port: port ?? 8545,
       host: host ?? '127.0.0.1',
       ...(apiKeys === undefined ? {} : { apiKeys }),
     })
   } catch (e) {
-    await ringchain.close()
+    await chains.close()
     throw e
   }
-  const urls = server.urls(apiKeys?.[0] ?? DEFAULT_API_KEY)
+  const urls = server.urls(key)
+  const session = inProcessSession(key)
   let closing: Promise<void> | undefined
   return {
     httpUrl: urls.httpUrl,
     wsUrl: urls.wsUrl,
     port: server.port,
-    accounts: ringchain.accounts,
-    chain: ringchain.chain,
-    request: ringchain.request,
-    close: () => (closing ??= Promise.all([server.close(), ringchain.close()]).then(() => {})),
+    accounts: accountsOf(primary),
+    get chain() {
+      return chains.primary
+    },
+    urls: (apiKey) => server.urls(apiKey),
+    request: (args) => request(dispatch, session, args),
+    close: () => (closing ??= Promise.all([server.close(), chains.close()]).then(() => recorder?.close())),
   }
+}
+
+// --- which chain a request is about -----------------------------------------------------------
+
+/** One chain's place: the chain (a promise while it is being created or reset) and its use. */
+interface Slot {
+  chain: Promise<Chain>
+  /** The chain once created; undefined while it is created or reset. */
+  current: Chain | undefined
+  lastUsed: number
+  /** Open WebSocket clients using it: a chain with subscribers is never idle. */
+  sockets: number
+  /** The first key's chain: never dropped for idleness. */
+  readonly pinned: boolean
+}
+
+/**
+ * The chains of a simulator, by API key: one shared chain, or in isolate mode one per key. Creates
+ * them on first use, refuses past the cap, drops idle ones, resets a key's chain, closes them all.
+ */
+class Chains {
+  readonly #create: () => Promise<Chain>
+  readonly #isolate: boolean
+  readonly #maxChains: number
+  readonly #idleTimeoutMs: number | undefined
+  readonly #logger: RingchainLogger | undefined
+  readonly #slots = new Map<string, Slot>()
+  readonly #counted = new WeakSet<RpcSession>()
+  #primaryKey = ''
+  #sweeper: NodeJS.Timeout | undefined
+  #closed = false
+
+  constructor(create: () => Promise<Chain>, options: IsolateOptions & { isolate: boolean; logger?: RingchainLogger }) {
+    this.#create = create
+    this.#isolate = options.isolate
+    this.#maxChains = options.maxChains ?? DEFAULT_MAX_CHAINS
+    this.#idleTimeoutMs = options.idleTimeoutMs
+    this.#logger = options.logger
+    if (!Number.isSafeInteger(this.#maxChains) || this.#maxChains < 1) throw new RangeError(`maxChains: expected a positive integer, got ${this.#maxChains}`)
+    const idle = this.#idleTimeoutMs
+    if (idle !== undefined && (!Number.isFinite(idle) || idle <= 0)) throw new RangeError(`idleTimeoutMs: expected a positive number, got ${idle}`)
+  }
+
+  /** Creates the first key's chain (which also proves the options good); resolves to it. */
+  async open(primaryKey: string): Promise<Chain> {
+    this.#primaryKey = this.#slotKey(primaryKey)
+    const chain = await this.#create()
+    this.#slots.set(this.#primaryKey, { chain: Promise.resolve(chain), current: chain, lastUsed: Date.now(), sockets: 0, pinned: true })
+    if (this.#isolate && this.#idleTimeoutMs !== undefined) {
+      this.#sweeper = setInterval(() => this.#dropIdle(), Math.max(10, Math.min(this.#idleTimeoutMs / 2, 30_000)))
+      // Dropping idle chains is housekeeping: it must never keep a closing process alive.
+      this.#sweeper.unref()
+    }
+    return chain
+  }
+
+  /** The first key's chain as it is now. */
+  get primary(): Chain {
+    const current = this.#slots.get(this.#primaryKey)?.current
+    if (current === undefined) throw new Error('the chain is being reset; use request() to wait for it')
+    return current
+  }
+
+  /** The `ChainFor` of the method registry. */
+  chainFor = (ctx: RpcContext): Chain | Promise<Chain> => {
+    const slot = this.#slotFor(ctx.session.apiKey)
+    slot.lastUsed = Date.now()
+    if (ctx.session.transport === 'ws' && !this.#counted.has(ctx.session)) {
+      this.#counted.add(ctx.session)
+      slot.sockets++
+      ctx.session.onClose(() => {
+        slot.sockets--
+        slot.lastUsed = Date.now()
+      })
+    }
+    return slot.current ?? slot.chain
+  }
+
+  /** Replaces the chain of `apiKey` with a fresh one from the same options (`ringchain_reset`). */
+  async reset(apiKey: string): Promise<void> {
+    const slot = this.#slotFor(apiKey)
+    const previous = slot.chain
+    slot.current = undefined
+    // Requests arriving meanwhile wait for the new chain rather than reach the one being replaced.
+    slot.chain = previous.then(async (old) => {
+      let fresh: Chain
+      try {
+        fresh = await this.#create()
+      } catch (e) {
+        slot.current = old
+        slot.chain = Promise.resolve(old)
+        throw e
+      }
+      slot.current = fresh
+      await old.close()
+      return fresh
+    })
+    await slot.chain
+    if (this.#isolate) this.#logger?.info?.(`isolated chain reset (${this.#slots.size} of ${this.#maxChains} in use)`)
+  }
+
+  /** Stops every chain; idempotent. */
+  async close(): Promise<void> {
+    this.#closed = true
+    if (this.#sweeper !== undefined) clearInterval(this.#sweeper)
+    this.#sweeper = undefined
+    const all = [...this.#slots.values()].map((slot) => slot.chain.then((chain) => chain.close()).catch(() => {}))
+    await Promise.all(all)
+  }
+
+  #slotKey(apiKey: string): string {
+    return this.#isolate ? apiKey : ''
+  }
+
+  #slotFor(apiKey: string): Slot {
+    const key = this.#slotKey(apiKey)
+    const found = this.#slots.get(key)
+    if (found !== undefined) return found
+    if (this.#closed) throw new Error('ringchain is closed')
+    if (this.#slots.size >= this.#maxChains) this.#dropIdle()
+    if (this.#slots.size >= this.#maxChains) {
+      throw new LimitExceededError(
+        `isolated chain limit reached: ${this.#maxChains} chains exist, one per API key; ` +
+          'reuse a key, raise the cap (--max-chains, isolate.maxChains) or let idle chains go (--idle-timeout, isolate.idleTimeoutMs)',
+        { data: { maxChains: this.#maxChains } },
+      )
+    }
+    const slot: Slot = { chain: this.#create(), current: undefined, lastUsed: Date.now(), sockets: 0, pinned: false }
+    this.#slots.set(key, slot)
+    slot.chain.then(
+      (chain) => {
+        if (this.#slots.get(key) !== slot || this.#closed) {
+          // Closed or dropped while it was being created.
+          void chain.close()
+          return
+        }
+        slot.current = chain
+        this.#logger?.info?.(`isolated chain created (${this.#slots.size} of ${this.#maxChains} in use)`)
+      },
+      () => {
+        // The request that caused it gets the error; the next one tries again.
+        if (this.#slots.get(key) === slot) this.#slots.delete(key)
+      },
+    )
+    return slot
+  }
+
+  #dropIdle(): void {
+    const timeout = this.#idleTimeoutMs
+    if (timeout === undefined) return
+    const now = Date.now()
+    for (const [key, slot] of this.#slots) {
+      if (slot.pinned || slot.sockets > 0 || slot.current === undefined || now - slot.lastUsed < timeout) continue
+      this.#slots.delete(key)
+      void slot.current.close()
+      this.#logger?.info?.(`idle isolated chain dropped (${this.#slots.size} of ${this.#maxChains} in use)`)
+    }
+  }
+}
+
+/** Creates chains from one set of options; an import is read from disk once, however many chains. */
+function chainFactory(options: RingchainOptions): () => Promise<Chain> {
+  const { import: source, ...chainOptions } = options
+  let loaded: Promise<ChainImport> | undefined
+  return async () => {
+    const withCrypto: ChainOptions = { customCrypto: createCustomCrypto(), ...chainOptions }
+    if (source === undefined) return Chain.create(withCrypto)
+    loaded ??= loadImport(source)
+    return importChain(await loaded, withCrypto)
+  }
+}
+
+function dispatcherFor(chains: Chains, logger: RingchainLogger | undefined, maxBatchLength?: number): Dispatch {
+  const methods = createMethods(chains.chainFor, {
+    clientVersion: CLIENT_VERSION,
+    reset: (ctx) => chains.reset(ctx.session.apiKey),
+  })
+  return createDispatcher(methods, {
+    mapDomainError,
+    ...(maxBatchLength === undefined ? {} : { maxBatchLength }),
+    ...(logger === undefined ? {} : { logger: { error: (message, details) => logger.error(`${message}: ${describe(details.error)}`) } }),
+  })
+}
+
+/** Wraps a dispatcher to log each request's transport, methods and time (never its key). */
+function logRequests(dispatch: Dispatch, debug: (message: string) => void): Dispatch {
+  return async (body, session) => {
+    const started = performance.now()
+    const answer = await dispatch(body, session)
+    debug(`${session.transport} ${methodsOf(body)} ${(performance.now() - started).toFixed(1)} ms`)
+    return answer
+  }
+}
+
+function methodsOf(body: string): string {
+  try {
+    const parsed: unknown = JSON.parse(body)
+    const calls = Array.isArray(parsed) ? parsed : [parsed]
+    const names = calls.map((c) => (typeof c === 'object' && c !== null && typeof (c as { method?: unknown }).method === 'string' ? (c as { method: string }).method : '?'))
+    return Array.isArray(parsed) ? `[${names.join(', ')}]` : names.join('')
+  } catch {
+    return '(not JSON)'
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error)
 }
 
 async function loadImport(source: ImportSource): Promise<ChainImport> {
@@ -174,6 +425,14 @@ async function loadImport(source: ImportSource): Promise<ChainImport> {
 
 function accountsOf(chain: Chain): AccountInfo[] {
   return chain.accounts.map((a) => ({ address: bytesToHex(a.address), privateKey: bytesToHex(a.privateKey) }))
+}
+
+// --- the in-process EIP-1193 request ----------------------------------------------------------
+
+const IN_PROCESS_KEY = 'in-process'
+
+function inProcessSession(apiKey: string): RpcSession {
+  return { transport: 'http', apiKey, send: () => {}, onClose: () => {}, closed: false }
 }
 
 let nextId = 1

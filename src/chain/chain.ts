@@ -22,6 +22,7 @@ import {
 } from '@ethereumjs/util'
 import { buildBlock, createVM, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import { createAccessList, type AccessListCall, type AccessListResult } from './accessList.js'
 import { Clock, DETERMINISTIC_GENESIS_TIMESTAMP, type ClockState } from './clock.js'
 import {
   BlockOutOfWindowError,
@@ -41,9 +42,13 @@ import {
   type DevAccount,
 } from './genesis.js'
 import { TxPool, type PoolSnapshot } from './pool.js'
+import type { GenesisFacts } from './forkConfig.js'
+import { PreimageStore, type PreimageSnapshot, type SlotDerivation } from './preimages.js'
+import type { AccountProof } from './proofs.js'
 import { buildIncluded } from './receipts.js'
 import { EMPTY, WorldState, emptyChanges, newAccount, type StateReader, type StateChanges, type WorldStateSnapshot } from './state.js'
 import { RingStateManager } from './stateManager.js'
+import { StorageWriteRecorder, accountSlots, blockChanges, type StorageWrite } from './storageChanges.js'
 import { SYSTEM_CONTRACTS } from './systemContracts.js'
 import type { AccountRecord, BlockRecord, BlockRef, IncludedTx, MiningMode, PendingTx, TxLookup } from './types.js'
 import { checkAdmission, decodeRawTransaction, upfrontCost } from './validate.js'
@@ -100,13 +105,37 @@ export interface CallResult {
   readonly gasUsed: bigint
 }
 
+/** What the blocks to come are built with. Test controls change it; a snapshot keeps it. */
+export interface BlockSettings {
+  /** Gas limit of every block from the next one on. */
+  readonly gasLimit: bigint
+  /** Fee recipient of every block from the next one on. */
+  readonly coinbase: Uint8Array
+  /** Base fee of the next block only, in place of the one its parent implies (anvil_setNextBlockBaseFeePerGas). */
+  readonly nextBaseFee: bigint | undefined
+}
+
 interface ChainSnapshot {
   readonly world: WorldStateSnapshot
   readonly ring: readonly BlockRecord[]
   readonly pool: PoolSnapshot
   readonly clock: ClockState
   readonly mining: MiningMode
+  readonly settings: BlockSettings
   readonly recentHashes: Map<bigint, Uint8Array>
+  readonly preimages: PreimageSnapshot
+}
+
+/** A non-zero storage slot (unprefixed hex; the value without leading zeros) and how it was computed, when known. */
+export interface StorageSlot {
+  readonly slot: string
+  readonly value: Uint8Array
+  readonly derivation: SlotDerivation | undefined
+}
+
+/** A slot a block or transaction changed, and how it was computed, when known. */
+export interface StorageChange extends StorageWrite {
+  readonly derivation: SlotDerivation | undefined
 }
 
 /** Listeners for subscriptions and filters. */
@@ -116,6 +145,8 @@ export interface ChainEvents {
 }
 
 const ZERO32 = new Uint8Array(32)
+/** The longest delay a Node timer takes as it is. */
+const MAX_TIMER_MS = 2 ** 31 - 1
 const DEFAULTS = {
   chainId: 31337n,
   blockGasLimit: 30_000_000n,
@@ -133,15 +164,19 @@ export class Chain {
   readonly window: number
   readonly safeLag: number
   readonly finalizedLag: number
-  readonly blockGasLimit: bigint
+  /** The genesis block's hash and time (fork ids start from them), kept after genesis leaves the window. */
+  readonly genesis: GenesisFacts
   readonly #world: WorldState
   readonly #pool = new TxPool()
   readonly #clock: Clock
   readonly #sm: RingStateManager
   readonly #vm: VM
-  readonly #coinbase: Address
+  #settings: BlockSettings
   readonly #keccak: (data: Uint8Array) => Uint8Array
   readonly #logger: { error(message: string): void }
+  /** Keccak preimages and per-transaction storage writes, recorded while blocks are mined (storage inspection). */
+  readonly #preimages: PreimageStore
+  readonly #writes: StorageWriteRecorder
   #ring: BlockRecord[] = []
   #byHash = new Map<string, BlockRecord>()
   #txIndex = new Map<string, IncludedTx>()
@@ -162,20 +197,25 @@ export class Chain {
     clock: Clock
     sm: RingStateManager
     vm: VM
+    preimages: PreimageStore
+    writes: StorageWriteRecorder
     options: ChainOptions
+    genesis: GenesisFacts
   }) {
     const o = init.options
     this.common = init.common
     this.accounts = init.accounts
+    this.genesis = init.genesis
     this.#world = init.world
     this.#clock = init.clock
     this.#sm = init.sm
     this.#vm = init.vm
+    this.#preimages = init.preimages
+    this.#writes = init.writes
     this.window = o.window ?? DEFAULTS.window
     this.safeLag = o.safeLag ?? DEFAULTS.safeLag
     this.finalizedLag = o.finalizedLag ?? DEFAULTS.finalizedLag
-    this.blockGasLimit = o.blockGasLimit ?? DEFAULTS.blockGasLimit
-    this.#coinbase = new Address(o.coinbase ?? new Uint8Array(20))
+    this.#settings = { gasLimit: o.blockGasLimit ?? DEFAULTS.blockGasLimit, coinbase: o.coinbase ?? new Uint8Array(20), nextBaseFee: undefined }
     this.#keccak = init.common.customCrypto.keccak256 ?? keccak_256
     this.#logger = o.logger ?? { error: (m) => process.stderr.write(`ringchain: ${m}\n`) }
     this.#mining = o.mining ?? { mode: 'auto' }
@@ -225,6 +265,8 @@ export class Chain {
     world: WorldState
     clock: Clock
     blocks: readonly BlockRecord[]
+    /** The genesis block, when `blocks` no longer starts with it (an import longer than the window). */
+    genesis?: BlockRecord
     options: ChainOptions
   }): Promise<Chain> {
     const { common, accounts, world, clock, options } = init
@@ -241,8 +283,15 @@ export class Chain {
         return this
       },
     }
-    const vm = await createVM({ common, stateManager: sm, blockchain: blockchain as never })
-    chain = new Chain({ common, accounts, world, clock, sm, vm, options })
+    // The mining VM records what KECCAK256 hashes and what SSTORE writes (storage inspection); calls run without.
+    const preimages = new PreimageStore()
+    const writes = new StorageWriteRecorder((address, slot) => sm.storageValue(address, slot))
+    const customOpcodes = [preimages.opcode(common), writes.opcode(common)]
+    const vm = await createVM({ common, stateManager: sm, blockchain: blockchain as never, evmOpts: { customOpcodes } })
+    writes.attach(vm)
+    const first = init.genesis ?? init.blocks[0]!
+    const genesis = { hash: first.hash, timestamp: first.block.header.timestamp }
+    chain = new Chain({ common, accounts, world, clock, sm, vm, preimages, writes, options, genesis })
     for (const record of init.blocks) chain.#push(record)
     chain.#startTimer()
     return chain
@@ -382,7 +431,44 @@ export class Chain {
   nextBaseFee(): bigint | undefined {
     const header = this.head.block.header
     if (!this.common.isActivatedEIP(1559)) return undefined
-    return header.calcNextBaseFee()
+    return this.#settings.nextBaseFee ?? header.calcNextBaseFee()
+  }
+
+  /** Gas limit of the blocks to come. */
+  get blockGasLimit(): bigint {
+    return this.#settings.gasLimit
+  }
+
+  get blockSettings(): BlockSettings {
+    return this.#settings
+  }
+
+  /**
+   * Changes what the blocks to come are built with (anvil's `evm_setBlockGasLimit`, `anvil_setCoinbase`,
+   * `anvil_setNextBlockBaseFeePerGas`). A next base fee needs EIP-1559 and holds for one block.
+   */
+  async setBlockSettings(changes: Partial<BlockSettings>): Promise<void> {
+    if (changes.gasLimit !== undefined && changes.gasLimit <= 0n) throw new InvalidInputError('block gas limit must be greater than 0')
+    if (changes.coinbase !== undefined && changes.coinbase.length !== 20) throw new InvalidInputError('coinbase must be a 20-byte address')
+    if (changes.nextBaseFee !== undefined && !this.common.isActivatedEIP(1559)) {
+      throw new InvalidInputError('a next block base fee needs EIP-1559 (London or later)')
+    }
+    await this.#exclusive(async () => {
+      this.#settings = { ...this.#settings, ...changes }
+      this.#pendingCache = undefined
+    })
+  }
+
+  /**
+   * Spaces every next block's timestamp `seconds` after its parent's (`undefined`: back to the
+   * clock); returns whether an interval was set before.
+   */
+  async setBlockTimestampInterval(seconds: bigint | undefined): Promise<boolean> {
+    return this.#exclusive(async () => {
+      const had = this.#clock.setInterval(seconds)
+      this.#pendingCache = undefined
+      return had
+    })
   }
 
   // --- mining -------------------------------------------------------------------------------
@@ -449,6 +535,8 @@ export class Chain {
 
   #peekTimestamp(): bigint {
     const parent = this.head.block.header.timestamp
+    const interval = this.#clock.state().interval
+    if (interval !== undefined) return parent + (interval > 0n ? interval : 1n)
     const now = BigInt(Math.floor(Date.now() / 1000))
     return this.#clock.deterministic ? parent + 12n : now > parent ? now : parent + 1n
   }
@@ -466,13 +554,19 @@ export class Chain {
   async #mineBlock(candidates: readonly PendingTx[], interval?: bigint): Promise<BlockRecord> {
     const timestamp = this.#clock.next(this.head.block.header.timestamp, interval)
     this.#sm.reset(this.#world.head)
+    this.#preimages.discard()
+    this.#writes.discard()
     const { block, senders, results, included, dropped } = await this.#build(this.#vm, this.#sm, candidates, timestamp)
+    // A base fee set for the next block was that block's alone.
+    if (this.#settings.nextBaseFee !== undefined) this.#settings = { ...this.#settings, nextBaseFee: undefined }
     const computed = await this.#sm.computeRoot()
     await this.#world.commit(this.#sm.changes, computed, block.header.number)
+    this.#preimages.commit(block.header.number, this.#world.changedSlots(block.header.number))
     this.#sm.reset()
     for (const entry of [...included, ...dropped]) this.#pool.remove(bytesToUnprefixedHex(entry.hash))
     const { transactions, logs } = buildIncluded(block, senders, results)
     const record: BlockRecord = { block, hash: block.hash(), number: block.header.number, transactions, logs, size: block.serialize().length }
+    this.#writes.finishBlock(record)
     this.#push(record)
     this.#pool.prune(this.#nonceOf)
     this.#pendingCache = undefined
@@ -486,9 +580,10 @@ export class Chain {
     const headerData: Record<string, unknown> = {
       number: parent.header.number + 1n,
       timestamp,
-      gasLimit: this.blockGasLimit,
-      coinbase: this.#coinbase,
+      gasLimit: this.#settings.gasLimit,
+      coinbase: new Address(this.#settings.coinbase),
     }
+    if (this.#settings.nextBaseFee !== undefined && this.common.isActivatedEIP(1559)) headerData.baseFeePerGas = this.#settings.nextBaseFee
     if (this.common.consensusType() === 'pos') headerData.mixHash = this.#keccak(parent.hash())
     else headerData.difficulty = parent.header.difficulty
     if (this.common.isActivatedEIP(4788)) headerData.parentBeaconBlockRoot = ZERO32
@@ -502,7 +597,7 @@ export class Chain {
     const results: RunTxResult[] = []
     const included: PendingTx[] = []
     const dropped: PendingTx[] = []
-    const baseFee = this.common.isActivatedEIP(1559) ? parent.header.calcNextBaseFee() : undefined
+    const baseFee = this.nextBaseFee()
     const blocked = new Set<string>()
     for (const entry of candidates) {
       const from = bytesToUnprefixedHex(entry.from)
@@ -547,6 +642,8 @@ export class Chain {
       for (const included of old.transactions) this.#txIndex.delete(bytesToUnprefixedHex(included.hash))
       this.#world.evict(old.number)
     }
+    const oldest = this.oldest.number
+    this.#preimages.sweep({ oldest, head: this.#world.head.storage, atOldest: (a, s) => this.#world.storageAt(a, s, oldest) })
   }
 
   #nonceOf = (sender: string): bigint => this.#world.head.account(sender)?.nonce ?? 0n
@@ -557,9 +654,33 @@ export class Chain {
     if (this.#mining.mode !== 'interval' || this.#closed) return
     this.#timer = setInterval(() => {
       this.mine(1n).catch((e: unknown) => this.#logger.error(`interval mining failed: ${(e as Error).message}`))
-    }, this.#mining.blockTimeMs)
+      // Node runs a longer delay than 2^31-1 ms (24.8 days) after 1 ms instead: cap it, never shorten it.
+    }, Math.min(this.#mining.blockTimeMs, MAX_TIMER_MS))
     // A closing process must never wait for the next block.
     this.#timer.unref()
+  }
+
+  // --- storage inspection -------------------------------------------------------------------
+
+  /** The non-zero slots of an account at a block of the window, each with how it was computed when the recorded preimages tell. */
+  storageSlots(address: Uint8Array, record: BlockRecord): StorageSlot[] {
+    const key = bytesToUnprefixedHex(address)
+    return [...accountSlots(this.#world, key, record.number, this.head.number)].map(([slot, value]) => ({ slot, value, derivation: this.#preimages.derivation(key, slot) }))
+  }
+
+  /** The storage changes a block of the window made (system calls and test-control writes included). */
+  blockStorageChanges(record: BlockRecord): StorageChange[] {
+    return blockChanges(this.#world, record.number).map((w) => this.#named(w))
+  }
+
+  /** The storage changes an included transaction made; undefined when its block was imported rather than mined here. */
+  transactionStorageChanges(included: IncludedTx): StorageChange[] | undefined {
+    const record = this.blockByNumber(included.blockNumber)
+    return record === undefined ? undefined : this.#writes.writesOf(record, included.index)?.map((w) => this.#named(w))
+  }
+
+  #named(write: StorageWrite): StorageChange {
+    return { ...write, derivation: this.#preimages.derivation(write.address, write.slot) }
   }
 
   // --- time ---------------------------------------------------------------------------------
@@ -609,6 +730,44 @@ export class Chain {
       else lo = mid
     }
     return hi
+  }
+
+  /** The access list of a call at `ref`, found as geth's `eth_createAccessList` finds it (see `accessList.ts`). */
+  async createAccessList(params: AccessListCall, ref: BlockRef): Promise<AccessListResult> {
+    const state = await this.stateAt(ref)
+    const record = ref.kind === 'tag' && ref.tag === 'pending' ? (await this.pendingBlock()).record : this.resolveBlock(ref)
+    return createAccessList(params, {
+      common: this.common,
+      state,
+      header: record.block.header,
+      blockchain: this.#vm.blockchain,
+      keccak: this.#keccak,
+      defaultGas: this.#callGasCap(),
+      // What eth_maxPriorityFeePerGas and, before London, eth_gasPrice suggest.
+      suggestedTip: 1_000_000_000n,
+      suggestedGasPrice: 1_000_000_000n,
+    })
+  }
+
+  /**
+   * EIP-1186 proof of an account and some of its 32-byte slots at `ref`: any block of the window
+   * (see `WorldState.prove` for what an older block costs) or the pending block.
+   */
+  async proof(address: Uint8Array, slots: readonly Uint8Array[], ref: BlockRef): Promise<AccountProof> {
+    const key = bytesToUnprefixedHex(address)
+    const slotKeys = slots.map((slot) => bytesToUnprefixedHex(setLengthLeft(slot, 32)))
+    if (ref.kind === 'tag' && ref.tag === 'pending') {
+      // The pending block's trie nodes are in the shared node map until the next rebuild, which
+      // only a new block or a state write (each dropping that pending block) triggers: if one came
+      // in between, prove the pending block built after it.
+      for (let attempt = 0; ; attempt++) {
+        const { record } = await this.pendingBlock()
+        const proof = this.#world.proveAtRoot(record.block.header.stateRoot, key, slotKeys)
+        if (proof !== undefined) return proof
+        if (attempt > 0) throw new Error('the pending state changed while it was being proven')
+      }
+    }
+    return this.#world.prove(key, slotKeys, this.resolveBlock(ref).number)
   }
 
   /** Gas of a call that names none: the block gas limit, capped as EIP-7825 (Osaka) caps a transaction (geth too). */
@@ -702,7 +861,9 @@ export class Chain {
         pool: this.#pool.snapshot(),
         clock: this.#clock.state(),
         mining: this.#mining,
+        settings: this.#settings,
         recentHashes: new Map(this.#recentHashes),
+        preimages: this.#preimages.snapshot(),
       })
       return id
     })
@@ -718,9 +879,11 @@ export class Chain {
       this.#byHash = new Map(this.#ring.map((r) => [bytesToUnprefixedHex(r.hash), r]))
       this.#txIndex = new Map(this.#ring.flatMap((r) => r.transactions.map((t) => [bytesToUnprefixedHex(t.hash), t] as const)))
       this.#recentHashes = new Map(snapshot.recentHashes)
+      this.#preimages.restore(snapshot.preimages)
       this.#pool.restore(snapshot.pool)
       this.#clock.restore(snapshot.clock)
       this.#mining = snapshot.mining
+      this.#settings = snapshot.settings
       this.#pendingCache = undefined
       this.#startTimer()
       return true

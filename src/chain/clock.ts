@@ -15,9 +15,18 @@ export interface DeterministicTime {
 /** 2025-01-01T00:00:00Z: the genesis time of deterministic chains. */
 export const DETERMINISTIC_GENESIS_TIMESTAMP = 1_735_689_600n
 
+/**
+ * The largest timestamp and time offset accepted: a header's time is a uint64 in geth. Without a
+ * bound, one request could push timestamps past 2^256, which the beacon-roots contract cannot
+ * store, and no block could ever be mined again.
+ */
+export const MAX_TIMESTAMP = 2n ** 64n - 1n
+
 export interface ClockState {
   readonly offset: bigint
   readonly next: bigint | undefined
+  /** Seconds between block timestamps, when fixed (anvil_setBlockTimestampInterval). */
+  readonly interval: bigint | undefined
 }
 
 export class Clock {
@@ -26,6 +35,7 @@ export class Clock {
   /** Seconds added by `increaseTime`, applied to the blocks after it. */
   #offset = 0n
   #next: bigint | undefined
+  #interval: bigint | undefined
 
   constructor(deterministic: DeterministicTime | undefined, now: () => bigint = () => BigInt(Math.floor(Date.now() / 1000))) {
     this.#deterministic = deterministic
@@ -40,8 +50,11 @@ export class Clock {
     return this.#deterministic?.genesisTimestamp ?? this.#now()
   }
 
-  /** The timestamp of the block after one stamped `parent`. Consumes a timestamp set for it. */
-  next(parent: bigint, interval?: bigint): bigint {
+  /**
+   * The timestamp of the block after one stamped `parent`. Consumes a timestamp set for it.
+   * `interval` (else the one set with `setInterval`) spaces it from `parent` by that many seconds.
+   */
+  next(parent: bigint, interval: bigint | undefined = this.#interval): bigint {
     if (this.#next !== undefined) {
       const ts = this.#next
       this.#next = undefined
@@ -61,6 +74,7 @@ export class Clock {
   /** Moves time forward by `seconds`; returns the total offset, as anvil and Hardhat do. */
   increaseTime(seconds: bigint): bigint {
     if (seconds < 0n) throw new InvalidInputError('time cannot go backwards')
+    if (this.#offset + seconds > MAX_TIMESTAMP) throw new InvalidInputError(`time offset ${this.#offset + seconds} s is beyond 2^64-1`)
     this.#offset += seconds
     return this.#offset
   }
@@ -70,15 +84,28 @@ export class Clock {
     if (timestamp <= head) {
       throw new InvalidInputError(`timestamp ${timestamp} is not after the head block's timestamp ${head}`)
     }
+    if (timestamp > MAX_TIMESTAMP) throw new InvalidInputError(`timestamp ${timestamp} is beyond 2^64-1`)
     this.#next = timestamp
   }
 
+  /**
+   * Spaces every next block `seconds` after its parent (anvil's block timestamp interval), or, with
+   * `undefined`, goes back to the clock. Returns whether an interval was set before.
+   */
+  setInterval(seconds: bigint | undefined): boolean {
+    if (seconds !== undefined && seconds < 0n) throw new InvalidInputError('the block timestamp interval cannot be negative')
+    const had = this.#interval !== undefined
+    this.#interval = seconds
+    return had
+  }
+
   state(): ClockState {
-    return { offset: this.#offset, next: this.#next }
+    return { offset: this.#offset, next: this.#next, interval: this.#interval }
   }
 
   restore(state: ClockState): void {
     this.#offset = state.offset
     this.#next = state.next
+    this.#interval = state.interval
   }
 }

@@ -5,8 +5,11 @@
  * Leaves to others: execution and mining (`chain.ts`), storing state (`state.ts`).
  */
 import { createHash, createHmac, pbkdf2Sync } from 'node:crypto'
-import { createBlock, type Block } from '@ethereumjs/block'
-import { Common, Hardfork, Mainnet, type CustomCrypto } from '@ethereumjs/common'
+import { createBlock, paramsBlock, type Block } from '@ethereumjs/block'
+import { Common, Hardfork, Mainnet, type CustomCrypto, type ParamsDict } from '@ethereumjs/common'
+import { paramsEVM } from '@ethereumjs/evm'
+import { paramsTx } from '@ethereumjs/tx'
+import { paramsVM } from '@ethereumjs/vm'
 import { bytesToUnprefixedHex } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { wordlist } from '@scure/bip39/wordlists/english'
@@ -63,7 +66,36 @@ export function createDevCommon(options: { chainId: bigint; hardfork: string; cu
     hardfork: target,
     ...(options.customCrypto === undefined ? {} : { customCrypto: options.customCrypto }),
   })
+  mergeParamsOnce(common)
   return common
+}
+
+// In the order a VM's creation leaves them merged (the EVM's, then the VM's: their one shared key,
+// EIP-2935's historyServeWindow, ends up 8191 either way).
+const PACKAGE_PARAMS: readonly ParamsDict[] = [paramsBlock, paramsTx, paramsEVM, paramsVM]
+
+/**
+ * Merges the parameter sets of ethereumjs's packages into `common` once, and makes every copy of it
+ * skip merging them again.
+ *
+ * Why: ethereumjs copies the chain's `Common` for every block header and transaction it builds,
+ * then merges its package's parameter set into the copy (`updateParams`: a JSON deep copy of every
+ * EIP's parameters and a rebuilt cache), which was a third of the CPU of mining a transfer. The
+ * sets are module constants, so skipping one already merged changes nothing. `copy()` copies own
+ * enumerable properties, so the copies inherit the skipping; any other set is merged as before.
+ */
+export function mergeParamsOnce(common: Common): void {
+  const merge = Common.prototype.updateParams
+  for (const params of PACKAGE_PARAMS) merge.call(common, params)
+  const merged = new Set<ParamsDict>(PACKAGE_PARAMS)
+  Object.defineProperty(common, 'updateParams', {
+    value: function updateParams(this: Common, params: ParamsDict): void {
+      if (!merged.has(params)) merge.call(this, params)
+    },
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  })
 }
 
 /** A dev account: address and private key. */
@@ -80,8 +112,7 @@ export interface DevAccount {
  * curves whose precomputed tables cost ~200 ms, paid at every start.
  */
 export function deriveAccounts(mnemonic: string, count: number): DevAccount[] {
-  const normalized = mnemonic.normalize('NFKD').trim().split(/\s+/).join(' ')
-  if (!validMnemonic(normalized)) throw new InvalidInputError('invalid mnemonic: not a BIP-39 English mnemonic with a valid checksum')
+  const normalized = normalizeMnemonic(mnemonic)
   const seed = pbkdf2Sync(normalized, 'mnemonic', 2048, 64, 'sha512')
   let node = hdMaster(seed)
   for (const index of [44 + HARDENED, 60 + HARDENED, HARDENED, 0]) node = hdChild(node, index)
@@ -100,6 +131,13 @@ const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0
 interface HdNode {
   readonly key: Uint8Array
   readonly chainCode: Uint8Array
+}
+
+/** The mnemonic as BIP-39 hashes it (NFKD, single spaces); `InvalidInputError` unless its words and checksum are valid. */
+export function normalizeMnemonic(mnemonic: string): string {
+  const normalized = mnemonic.normalize('NFKD').trim().split(/\s+/).join(' ')
+  if (!validMnemonic(normalized)) throw new InvalidInputError('invalid mnemonic: not a BIP-39 English mnemonic with a valid checksum')
+  return normalized
 }
 
 function validMnemonic(words: string): boolean {

@@ -26,7 +26,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { Chain, type ChainOptions } from './chain.js'
 import { Clock } from './clock.js'
 import { ChainError, InvalidInputError } from './errors.js'
-import { DEFAULT_MNEMONIC, deriveAccounts } from './genesis.js'
+import { DEFAULT_MNEMONIC, deriveAccounts, mergeParamsOnce } from './genesis.js'
 import { buildIncluded } from './receipts.js'
 import { WorldState, emptyChanges, newAccount, type StateChanges } from './state.js'
 import { RingStateManager } from './stateManager.js'
@@ -80,7 +80,8 @@ export async function importChain(source: ChainImport, options: ChainOptions = {
   // Nothing reads the state from before genesis.
   world.evict(0n)
   const genesis = genesisBlock(source.genesis, common, world.root)
-  const records: BlockRecord[] = [{ block: genesis, hash: genesis.hash(), number: 0n, transactions: [], logs: [], size: genesis.serialize().length }]
+  const genesisRecord: BlockRecord = { block: genesis, hash: genesis.hash(), number: 0n, transactions: [], logs: [], size: genesis.serialize().length }
+  const records: BlockRecord[] = [genesisRecord]
 
   const replay = new Replay(common, world, records[0]!)
   for (const { values, size } of rlpItems(source.blocks ?? new Uint8Array(0), replay.nextNumber)) {
@@ -109,6 +110,7 @@ export async function importChain(source: ChainImport, options: ChainOptions = {
     world,
     clock,
     blocks: records,
+    genesis: genesisRecord,
     options: {
       ...options,
       safeLag: options.safeLag ?? 0,
@@ -137,6 +139,7 @@ export function createImportCommon(genesis: GethGenesis, customCrypto?: ChainOpt
   }
   if (Object.keys(bpo).length > 0) common.updateParams(bpo)
   common.setHardforkBy({ blockNumber: 0n, timestamp: BigInt(genesis.timestamp ?? 0) })
+  mergeParamsOnce(common)
   return common
 }
 

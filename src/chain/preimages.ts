@@ -16,7 +16,7 @@
  * they outnumber the live ones (amortized, like the trie garbage in `state.ts`).
  */
 import type { Common } from '@ethereumjs/common'
-import { getOpcodesForHF, type EVMOpts } from '@ethereumjs/evm'
+import { getOpcodesForHF, paramsEVM, type EVMOpts } from '@ethereumjs/evm'
 import { bytesToUnprefixedHex } from '@ethereumjs/util'
 
 /** One step from a slot to the slot it derives: a mapping entry, the data area of a dynamic value, or an offset. */
@@ -35,8 +35,28 @@ export interface SlotDerivation {
 }
 
 type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
-type OpcodeContext = ReturnType<typeof getOpcodesForHF>
-type OpHandler = OpcodeContext['handlers'] extends Map<number, infer H> ? H : never
+/** An opcode's logic, as the EVM runs it. */
+export type OpHandler = ReturnType<typeof getOpcodesForHF>['handlers'] extends Map<number, infer H> ? H : never
+
+/**
+ * The EVM's own opcode `code` under `common`'s fork (its gas rules untouched), its logic wrapped by
+ * `wrap`: a custom opcode for `evmOpts.customOpcodes`.
+ */
+export function wrapOpcode(common: Common, code: number, wrap: (original: OpHandler) => OpHandler): CustomOpcode {
+  // The EVM adds its parameters (gas prices) to the Common it is given; a copy gets them here first.
+  const withParams = common.copy()
+  withParams.updateParams(paramsEVM)
+  const table = getOpcodesForHF(withParams)
+  const info = table.opcodes.get(code)!
+  const gasFunction = table.dynamicGasHandlers.get(code)
+  return {
+    opcode: code,
+    opcodeName: info.name,
+    baseFee: info.fee,
+    logicFunction: wrap(table.handlers.get(code)!),
+    ...(gasFunction === undefined ? {} : { gasFunction }),
+  }
+}
 
 interface Entry {
   readonly preimage: Uint8Array
@@ -84,6 +104,12 @@ export class PreimageStore {
   /** address + slot → what it derives from. */
   #named = new Map<string, Named>()
   #liveAfterSweep = 0
+  readonly #sweepSlack: number
+
+  /** `sweepSlack`: dead names tolerated before a sweep, at least (default 10,000; tests lower it). */
+  constructor(options: { sweepSlack?: number } = {}) {
+    this.#sweepSlack = options.sweepSlack ?? SWEEP_MIN_SLACK
+  }
 
   /** Number of preimages and named slots held (for memory tests). */
   get size(): { readonly preimages: number; readonly slots: number } {
@@ -95,19 +121,17 @@ export class PreimageStore {
    * (`evmOpts.customOpcodes`); calls and the pending block run without it.
    */
   opcode(common: Common): CustomOpcode {
-    const original = getOpcodesForHF(common)
-    const handler = original.handlers.get(KECCAK256)!
-    const info = original.opcodes.get(KECCAK256)!
-    const gasFunction = original.dynamicGasHandlers.get(KECCAK256)
-    const logicFunction: OpHandler = (runState, c) => {
+    return wrapOpcode(common, KECCAK256, (original) => (runState, c) => {
       const [offset, length] = runState.stack.peek(2) as [bigint, bigint]
-      handler(runState, c)
+      original(runState, c)
       if (length < MIN_INPUT || length > MAX_INPUT || this.#candidates.size >= MAX_CANDIDATES) return
-      const input = runState.memory.read(Number(offset), Number(length))
-      const hash = runState.stack.peek(1)[0]!
-      this.#candidates.set(hash.toString(16).padStart(64, '0'), input)
-    }
-    return { opcode: KECCAK256, opcodeName: info.name, baseFee: info.fee, logicFunction, ...(gasFunction === undefined ? {} : { gasFunction }) }
+      this.record(runState.stack.peek(1)[0]!.toString(16).padStart(64, '0'), runState.memory.read(Number(offset), Number(length)))
+    })
+  }
+
+  /** Notes that the block being mined hashed `input` to `hash` (unprefixed hex); the opcode calls it. */
+  record(hash: string, input: Uint8Array): void {
+    this.#candidates.set(hash, input)
   }
 
   /**
@@ -160,9 +184,14 @@ export class PreimageStore {
     }
   }
 
+  /** Forgets the hashes of a block that was not committed. */
+  discard(): void {
+    this.#candidates = new Map()
+  }
+
   /** Drops the names of slots that no block of the window can show any more, when enough have died. */
-  sweep(probe: LivenessProbe, force = false): void {
-    if (!force && this.#named.size <= 2 * this.#liveAfterSweep + SWEEP_MIN_SLACK) return
+  sweep(probe: LivenessProbe): void {
+    if (this.#named.size <= 2 * this.#liveAfterSweep + this.#sweepSlack) return
     for (const [key, named] of this.#named) {
       if (named.written >= probe.oldest) continue
       const address = key.slice(0, 40)

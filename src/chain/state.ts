@@ -26,6 +26,7 @@ import {
   unprefixedHexToBytes,
 } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
+import { buildProof, holdsRoot, type AccountProof, type ProofSource } from './proofs.js'
 import type { AccountRecord } from './types.js'
 
 /** A zero storage value: slots hold their value without leading zeros, so zero is empty. */
@@ -160,6 +161,48 @@ export class WorldState {
     return [...new Set(keys)].map((key) => [key.slice(0, 40), key.slice(40)] as const)
   }
 
+  /**
+   * EIP-1186 proof of `address` and `slots` (unprefixed hex) as of the end of block `number`,
+   * which the caller has checked is in the window.
+   *
+   * Only the head's trie nodes are kept, so the blocks after `number` are undone on a scratch
+   * layer over the head's tries: every account they changed, and this account's slots they
+   * changed, are put back as they were. Cost: (accounts changed after `number` + this account's
+   * slots changed after `number`) × trie depth node hashes, plus one history lookup each; nothing
+   * in proportion to the whole state, and nothing shared is written. At the head it is just the
+   * proof walk.
+   */
+  prove(address: string, slots: readonly string[], number: bigint): Promise<AccountProof> {
+    // Everything is read now, before any await: a block mined meanwhile (which may evict this
+    // history or swap the node map for a rebuilt one) cannot change what is proven.
+    const accounts = new Set<string>()
+    const changed = new Set<string>()
+    for (const [block, keys] of this.#byBlock) {
+      if (block <= number) continue
+      for (const account of keys.accounts) accounts.add(account)
+      for (const key of keys.storage) if (key.startsWith(address)) changed.add(key.slice(40))
+    }
+    const source: ProofSource = {
+      common: this.#common,
+      nodes: this.#nodes,
+      root: this.#root,
+      accounts: [...accounts].map((account) => [account, this.accountAt(account, number)] as const),
+      address,
+      storageRoot: this.#accounts.get(address)?.storageRoot ?? KECCAK256_RLP,
+      slots: [...changed].map((slot) => [slot, this.storageAt(address, slot, number)] as const),
+    }
+    return buildProof(source, slots)
+  }
+
+  /**
+   * EIP-1186 proof against `root`, a state computed on top of the head (the pending block's), as
+   * long as the tries still hold its nodes; undefined once a rebuild has dropped them.
+   */
+  proveAtRoot(root: Uint8Array, address: string, slots: readonly string[]): Promise<AccountProof> | undefined {
+    if (!holdsRoot(this.#nodes, root)) return undefined
+    return buildProof({ common: this.#common, nodes: this.#nodes, root, accounts: [], address, storageRoot: undefined, slots: [] }, slots)
+  }
+
   /** Number of accounts at the head. */
   get accountCount(): number {
     return this.#accounts.size
@@ -173,27 +216,37 @@ export class WorldState {
     const accounts = new Map<string, AccountRecord | null>()
     const touched = new Set<string>([...changes.accounts.keys(), ...changes.storage.keys(), ...changes.cleared])
     const accountTrie = this.#trie(this.#root)
+    // Writes that change nothing are skipped, not replayed into the tries: every block's system
+    // calls write zeros over zeros (EIP-7002/7251 queues) and touch accounts they leave as they
+    // were, and a trie update, even a no-op one, re-hashes its whole path.
     for (const address of touched) {
       const changed = changes.accounts.get(address)
+      const head = this.#accounts.get(address)
       if (changed === null) {
         accounts.set(address, null)
-        await accountTrie.del(unprefixedHexToBytes(address))
+        if (head !== undefined) await accountTrie.del(unprefixedHexToBytes(address))
         continue
       }
-      const current = changed ?? this.#accounts.get(address)
+      const current = changed ?? head
       if (current === undefined) continue // storage written to an account that does not exist: nothing to store
-      let storageRoot = changes.cleared.has(address) ? KECCAK256_RLP : (this.#accounts.get(address)?.storageRoot ?? KECCAK256_RLP)
+      const cleared = changes.cleared.has(address)
+      let storageRoot = cleared ? KECCAK256_RLP : (head?.storageRoot ?? KECCAK256_RLP)
       const writes = changes.storage.get(address)
       if (writes !== undefined && writes.size > 0) {
-        const storageTrie = this.#trie(storageRoot)
+        const slots = cleared ? undefined : this.#storage.get(address)
+        let storageTrie: MerklePatriciaTrie | undefined
         for (const [slot, value] of writes) {
+          const before = slots?.get(slot) ?? EMPTY
+          if (equal(before, value)) continue
+          storageTrie ??= this.#trie(storageRoot)
           if (value.length === 0) await storageTrie.del(unprefixedHexToBytes(slot))
           else await storageTrie.put(unprefixedHexToBytes(slot), RLP.encode(value))
         }
-        storageRoot = storageTrie.root()
+        if (storageTrie !== undefined) storageRoot = storageTrie.root()
       }
-      const record: AccountRecord = { ...current, storageRoot }
+      const record: AccountRecord = equal(current.storageRoot, storageRoot) ? current : { ...current, storageRoot }
       accounts.set(address, record)
+      if (head !== undefined && sameAccount(head, record)) continue
       await accountTrie.put(unprefixedHexToBytes(address), encodeAccount(record))
     }
     return { root: accountTrie.root(), accounts }

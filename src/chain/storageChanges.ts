@@ -1,18 +1,20 @@
 /**
- * The storage changes each mined transaction made, recorded once while its block is mined, so that a
- * transaction's diff inside a block of many is answered without re-executing anything.
+ * Storage changes and listings for inspection: what a block or a transaction of the window changed,
+ * and which slots an account holds at a block.
  *
- * Owns: noting which slots the SSTORE opcode writes during a transaction (a wrapper around the EVM's
- * own handler, given to the mining VM as a custom opcode) with their value before the transaction,
- * reading their value after it, and handing each block's list over to its record. The lists live
- * in a WeakMap keyed by the block's record, so they leave with the block (and come back with a
- * snapshot that holds it).
- * Leaves to others: block diffs (read from the state history, `state.ts`), names (`preimages.ts`).
+ * Owns: recording, while a block is mined, the slots each transaction writes (a wrapper around the
+ * EVM's SSTORE handler, given to the mining VM as a custom opcode) with their values before and
+ * after it, so a transaction's diff inside a block of many needs no re-execution; reading block
+ * diffs and an account's slots at a block from the state history. A block's transaction lists live
+ * in a WeakMap keyed by its record, so they leave with the block (and come back with a snapshot
+ * that holds it).
+ * Leaves to others: the state and its history (`state.ts`), slot names (`preimages.ts`).
  */
 import type { Common } from '@ethereumjs/common'
-import { getOpcodesForHF, type EVMOpts } from '@ethereumjs/evm'
 import { bytesToUnprefixedHex } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
+import { wrapOpcode } from './preimages.js'
+import type { WorldState } from './state.js'
 import type { BlockRecord } from './types.js'
 
 /** One slot a transaction changed; values without leading zeros (empty = zero), as the state keeps them. */
@@ -24,9 +26,6 @@ export interface StorageWrite {
   readonly before: Uint8Array
   readonly after: Uint8Array
 }
-
-type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
-type OpHandler = ReturnType<typeof getOpcodesForHF>['handlers'] extends Map<number, infer H> ? H : never
 
 const SSTORE = 0x55
 
@@ -44,20 +43,15 @@ export class StorageWriteRecorder {
   }
 
   /** The SSTORE opcode of `common`'s fork, noting the slot and its value before the transaction. */
-  opcode(common: Common): CustomOpcode {
-    const original = getOpcodesForHF(common)
-    const handler = original.handlers.get(SSTORE)!
-    const info = original.opcodes.get(SSTORE)!
-    const gasFunction = original.dynamicGasHandlers.get(SSTORE)
-    const logicFunction: OpHandler = async (runState, c) => {
+  opcode(common: Common): ReturnType<typeof wrapOpcode> {
+    return wrapOpcode(common, SSTORE, (original) => async (runState, c) => {
       const key = runState.stack.peek(1)[0]!
       const address = bytesToUnprefixedHex(runState.interpreter.getAddress().bytes)
       const slot = key.toString(16).padStart(64, '0')
       // The first write of a transaction sees the value it started with.
       if (!this.#current.has(address + slot)) this.#current.set(address + slot, this.#read(address, slot))
-      await handler(runState, c)
-    }
-    return { opcode: SSTORE, opcodeName: info.name, baseFee: info.fee, logicFunction, ...(gasFunction === undefined ? {} : { gasFunction }) }
+      await original(runState, c)
+    })
   }
 
   /** Listens to the transactions `vm` runs (system calls between them are not transactions). */
@@ -74,7 +68,7 @@ export class StorageWriteRecorder {
         if (!sameBytes(before, after)) writes.push({ address, slot, before, after })
       }
       this.#current = new Map()
-      this.#block.push({ hash: bytesToUnprefixedHex(event.transaction.hash()), writes })
+      this.#block.push({ hash: bytesToUnprefixedHex(event.transaction.hash()), writes: writes.sort(byAddressAndSlot) })
     })
   }
 
@@ -103,6 +97,40 @@ export class StorageWriteRecorder {
   writesOf(record: BlockRecord, index: number): readonly StorageWrite[] | undefined {
     return this.#byRecord.get(record)?.[index]
   }
+}
+
+/** What block `number` changed, read from the state history (system calls and test-control writes included). */
+export function blockChanges(world: WorldState, number: bigint): StorageWrite[] {
+  const out: StorageWrite[] = []
+  for (const [address, slot] of world.changedSlots(number)) {
+    const before = world.storageAt(address, slot, number - 1n)
+    const after = world.storageAt(address, slot, number)
+    if (!sameBytes(before, after)) out.push({ address, slot, before, after })
+  }
+  return out.sort(byAddressAndSlot)
+}
+
+/** The non-zero slots of `address` at block `number` of the window (`head` is the head's number): slot → value. */
+export function accountSlots(world: WorldState, address: string, number: bigint, head: bigint): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>()
+  if (number === head) {
+    for (const [slot, value] of world.slots(address)) out.set(slot, value)
+  } else {
+    // The slots of the head, and those the later blocks changed (they may have held a value at `number`).
+    const candidates = new Set(world.slots(address).keys())
+    for (let b = number + 1n; b <= head; b++) for (const [a, slot] of world.changedSlots(b)) if (a === address) candidates.add(slot)
+    for (const slot of candidates) {
+      const value = world.storageAt(address, slot, number)
+      if (value.length > 0) out.set(slot, value)
+    }
+  }
+  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+}
+
+function byAddressAndSlot(a: StorageWrite, b: StorageWrite): number {
+  const x = a.address + a.slot
+  const y = b.address + b.slot
+  return x < y ? -1 : x > y ? 1 : 0
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

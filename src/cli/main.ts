@@ -4,10 +4,14 @@
  * file of its own beside this one.
  */
 import { fail } from './fail.js'
-import { serve } from './serve.js'
 
+// Each subcommand's module is imported when it runs, so that `ringchain serve`, which CI waits for,
+// loads nothing the others need (their schema validators, YAML parser, …).
 const COMMANDS: Record<string, { summary: string; run: (args: string[]) => Promise<void> }> = {
-  serve: { summary: 'serve a dev chain over JSON-RPC (HTTP and WebSocket)', run: serve },
+  run: { summary: 'play scenario files (YAML/JSON) and check what the chain answers', run: async (args) => (await import('./run.js')).run(args) },
+  serve: { summary: 'serve a dev chain over JSON-RPC (HTTP and WebSocket)', run: async (args) => (await import('./serve.js')).serve(args) },
+  slot: { summary: 'compute a storage slot: mapping entry, array element, ERC-7201 namespace, layout path', run: async (args) => (await import('./slot.js')).slot(args) },
+  storage: { summary: 'read and decode contract storage from a node: slots, variables, diffs', run: async (args) => (await import('./storage.js')).storage(args) },
 }
 
 const HELP = `Usage: ringchain <command> [options]

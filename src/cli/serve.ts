@@ -1,128 +1,454 @@
 /**
- * `ringchain serve`: flags to options, the banner or the `--json` ready line, and the process
- * lifecycle (signals). Everything else is the library's.
+ * `ringchain serve`: flags to options, the banner or the `--json` ready line, logs on stderr, and
+ * the process lifecycle: signals, the parent's death, stdin's end. Everything else is the library's.
+ * Flags are checked, and files read, before anything starts: a bad one is one line and exit code 2.
  */
+import { readFileSync, fstatSync } from 'node:fs'
+import { isIP } from 'node:net'
 import { parseArgs } from 'node:util'
-import { DEFAULT_HARDFORK } from '../chain/genesis.js'
-import { startRingchain, type StartOptions } from '../simulator.js'
+import type { ImportSource, RingchainLogger, RunningRingchain, StartOptions } from '../simulator.js'
 import { fail } from './fail.js'
 
-export const SERVE_HELP = `Usage: ringchain serve [options]
+const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const
+type LogLevel = (typeof LOG_LEVELS)[number]
 
-Serves an in-memory proof-of-stake EVM chain over JSON-RPC (HTTP POST /v3/<KEY>, WebSocket /ws/v3/<KEY>).
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'api-key': { type: 'string', multiple: true },
+  isolate: { type: 'boolean' },
+  'max-chains': { type: 'string' },
+  'idle-timeout': { type: 'string' },
+  'chain-id': { type: 'string' },
+  hardfork: { type: 'string' },
+  mnemonic: { type: 'string' },
+  accounts: { type: 'string' },
+  balance: { type: 'string' },
+  'base-fee': { type: 'string' },
+  'block-gas-limit': { type: 'string' },
+  coinbase: { type: 'string' },
+  window: { type: 'string' },
+  'safe-lag': { type: 'string' },
+  'finalized-lag': { type: 'string' },
+  mining: { type: 'string' },
+  'block-time': { type: 'string' },
+  'no-mining': { type: 'boolean' },
+  deterministic: { type: 'boolean' },
+  'genesis-timestamp': { type: 'string' },
+  'slot-time': { type: 'string' },
+  genesis: { type: 'string' },
+  blocks: { type: 'string' },
+  json: { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
+  'log-level': { type: 'string' },
+  'exit-with-parent': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
 
-Options:
-  --port <n>            port, 0 = a free one            (default 8545)
-  --host <addr>         bind address                     (default 127.0.0.1)
-  --api-key <key>       accepted API key, repeatable     (default: any key)
-  --chain-id <n>        chain id                         (default 31337)
-  --hardfork <name>     fork rules                       (default ${DEFAULT_HARDFORK})
-  --accounts <n>        dev accounts                     (default 10)
-  --balance <eth>       balance of each dev account      (default 10000)
-  --mnemonic <words>    BIP-39 mnemonic of the accounts  (default test test ... junk)
-  --block-gas-limit <n> gas limit per block              (default 30000000)
-  --window <n>          blocks kept                      (default 128)
-  --block-time <ms>     interval mining every <ms>       (default: automine)
-  --no-mining           manual mining only
-  --deterministic       fixed genesis time, 12 s per block
-  --json                print one JSON line when ready
-  -h, --help            this help
+/** The help text; the hardfork names come from the chain, so they are passed in. */
+function serveHelp(defaultHardfork: string, hardforks: readonly string[]): string {
+  return `Usage: ringchain serve [options]
+
+Serves an in-memory proof-of-stake EVM chain over JSON-RPC: HTTP POST /v3/<KEY> and
+WebSocket /ws/v3/<KEY> on one port. Ready means answering: the banner (or the --json line)
+is printed once the server accepts requests.
+
+Server
+  --port <n>               port; 0 picks a free one                  (default 8545)
+  --host <address>         address to bind                           (default 127.0.0.1)
+  --api-key <key>          accepted API key; repeat for more         (default: any key is accepted)
+  --isolate                one chain per API key, created on its first request from these same
+                           options: parallel test workers share a port, not nonces or blocks
+  --max-chains <n>         with --isolate: most chains at once; a new key past it gets
+                           JSON-RPC error -32005                     (default 64)
+  --idle-timeout <s>       with --isolate: drop a chain unused for this long (its key gets a
+                           fresh one next time)                      (default: never)
+
+Chain
+  --chain-id <n>           chain id                                  (default 31337)
+  --hardfork <name>        fork rules, active from genesis           (default ${defaultHardfork})
+                           ${wrap(`one of: ${hardforks.join(', ')}`, 27, 95)}
+  --mnemonic <words>       BIP-39 mnemonic of the dev accounts       (default "test test ... junk")
+  --accounts <n>           number of dev accounts                    (default 10)
+  --balance <ether>        balance of each dev account, in ether     (default 10000)
+  --base-fee <wei>         base fee of the genesis block             (default 1000000000)
+  --block-gas-limit <n>    gas limit of every block                  (default 30000000)
+  --coinbase <address>     fee recipient of mined blocks             (default the zero address)
+  --window <n>             blocks kept; older ones are pruned        (default 128)
+  --safe-lag <n>           blocks "safe" lags the head               (default 32)
+  --finalized-lag <n>      blocks "finalized" lags the head          (default 64)
+
+Mining and time
+  --mining <mode>          auto (a block per transaction), interval, or manual
+                                                                     (default auto)
+  --block-time <s>         interval mining: a block every <s> seconds, decimals allowed
+                           (implies --mining interval)
+  --no-mining              same as --mining manual (blocks only on evm_mine)
+  --deterministic          fixed genesis time and 12 s between blocks, so the same inputs give
+                           the same block hashes                     (default: wall clock)
+  --genesis-timestamp <s>  with --deterministic: genesis timestamp (implies it)
+                                                                     (default 1735689600)
+  --slot-time <s>          with --deterministic: seconds between blocks (implies it)
+                                                                     (default 12)
+
+Import (start from a recorded chain instead of a dev genesis)
+  --genesis <file>         geth genesis JSON (chain id, forks and alloc come from it)
+  --blocks <file>          blocks after genesis, RLP as \`geth export\` writes them (needs --genesis)
+
+Output and lifecycle
+  --json                   print one JSON line on stdout when ready:
+                           {"httpUrl","wsUrl","port","chainId","accounts":[{"address","privateKey"}]}
+                           (logs go to stderr)
+  -q, --quiet              no banner; log level warn unless --log-level says otherwise
+  --log-level <level>      error, warn, info or debug (debug logs every request)
+                                                                     (default info)
+  --exit-with-parent       stop when the process that started this one exits
+  -h, --help               this help
+
+SIGINT and SIGTERM close the server and exit 0. When stdin is a pipe, its end (the parent
+closing it or dying) stops the server too. Bad flags and unreadable files exit 2.
 `
+}
 
+/** `ringchain serve [options]`. */
 export async function serve(rest: string[]): Promise<void> {
-  let values
-  try {
-    ;({ values } = parseArgs({
-      args: rest,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'api-key': { type: 'string', multiple: true },
-        'chain-id': { type: 'string' },
-        hardfork: { type: 'string' },
-        accounts: { type: 'string' },
-        balance: { type: 'string' },
-        mnemonic: { type: 'string' },
-        'block-gas-limit': { type: 'string' },
-        window: { type: 'string' },
-        'block-time': { type: 'string' },
-        'no-mining': { type: 'boolean' },
-        deterministic: { type: 'boolean' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }))
-  } catch (e) {
-    fail((e as Error).message)
-  }
+  const values = parseFlags(rest)
   if (values.help === true) {
-    process.stdout.write(SERVE_HELP)
+    const { DEFAULT_HARDFORK, HARDFORKS } = await import('../chain/genesis.js')
+    process.stdout.write(serveHelp(DEFAULT_HARDFORK, HARDFORKS))
     return
   }
-  const int = (name: string, text: string | undefined): number | undefined => {
-    if (text === undefined) return undefined
-    if (!/^\d+$/.test(text)) fail(`--${name} must be a whole number, got "${text}"`)
-    return Number(text)
+  const logger = stderrLogger(logLevelOf(values))
+  const options = toOptions(values, logger)
+  // The chain's modules load only now: a bad flag or file above is answered without loading them.
+  const [{ startRingchain }, { normalizeHardfork, normalizeMnemonic }, { ChainError }] = await Promise.all([
+    import('../simulator.js'),
+    import('../chain/genesis.js'),
+    import('../chain/errors.js'),
+  ])
+  try {
+    if (options.hardfork !== undefined) options.hardfork = normalizeHardfork(options.hardfork)
+  } catch (e) {
+    fail(`--hardfork: ${(e as Error).message}`)
   }
-  const big = (name: string, text: string | undefined): bigint | undefined => {
-    if (text === undefined) return undefined
-    if (!/^\d+$/.test(text)) fail(`--${name} must be a whole number, got "${text}"`)
-    return BigInt(text)
+  try {
+    if (options.mnemonic !== undefined) normalizeMnemonic(options.mnemonic)
+  } catch (e) {
+    fail(`--mnemonic: ${(e as Error).message}`)
   }
-  const options: StartOptions = {}
-  const port = int('port', values.port)
-  if (port !== undefined) options.port = port
-  if (values.host !== undefined) options.host = values.host
-  if (values['api-key'] !== undefined) options.apiKeys = values['api-key']
-  const chainId = big('chain-id', values['chain-id'])
-  if (chainId !== undefined) options.chainId = chainId
-  if (values.hardfork !== undefined) options.hardfork = values.hardfork
-  const accounts = int('accounts', values.accounts)
-  if (accounts !== undefined) options.accounts = accounts
-  const balance = big('balance', values.balance)
-  if (balance !== undefined) options.balance = balance * 10n ** 18n
-  if (values.mnemonic !== undefined) options.mnemonic = values.mnemonic
-  const gasLimit = big('block-gas-limit', values['block-gas-limit'])
-  if (gasLimit !== undefined) options.blockGasLimit = gasLimit
-  const window = int('window', values.window)
-  if (window !== undefined) options.window = window
-  const blockTime = int('block-time', values['block-time'])
-  if (blockTime !== undefined) options.mining = { mode: 'interval', blockTimeMs: blockTime }
-  if (values['no-mining'] === true) options.mining = { mode: 'manual' }
-  if (values.deterministic === true) options.deterministic = true
+  if (options.apiKeys === undefined && !isLoopback(options.host ?? '127.0.0.1')) {
+    logger.warn(`warning: listening on ${options.host} without --api-key: anyone who can reach this port can use the chain and its dev accounts`)
+  }
 
-  let running
+  // Signals first: one that arrives while starting, or right as the ready line goes out, is not lost.
+  const ends = handleEnds(values['exit-with-parent'] === true, logger)
+  let running: RunningRingchain
   try {
     running = await startRingchain(options)
   } catch (e) {
-    fail((e as Error).message)
+    const error = e as NodeJS.ErrnoException
+    if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {
+      process.stderr.write(`ringchain: cannot listen on ${options.host ?? '127.0.0.1'}:${options.port ?? 8545}: ${error.code}\n`)
+      process.exit(1)
+    }
+    // Options the chain refuses (a bad mnemonic, an import that does not verify) are bad input too.
+    if (e instanceof ChainError || e instanceof RangeError) fail(error.message)
+    process.stderr.write(`ringchain: failed to start: ${error.message}\n`)
+    process.exit(1)
   }
-  const info = running
+
   if (values.json === true) {
-    process.stdout.write(
-      JSON.stringify({ httpUrl: info.httpUrl, wsUrl: info.wsUrl, port: info.port, chainId: Number(info.chain.common.chainId()), accounts: info.accounts }) + '\n',
-    )
-  } else {
-    const lines = [
-      'ringchain is serving',
-      `  HTTP       ${info.httpUrl}`,
-      `  WebSocket  ${info.wsUrl}`,
-      `  chain id   ${info.chain.common.chainId()}   fork ${info.chain.common.hardfork()}   window ${info.chain.window} blocks   mining ${info.chain.miningMode.mode}`,
-      '',
-      'Dev accounts (their private keys are public: never use them on a real network):',
-      ...info.accounts.map((a, i) => `  (${i}) ${a.address}  ${a.privateKey}`),
-      '',
-    ]
-    process.stdout.write(lines.join('\n'))
+    const ready = { httpUrl: running.httpUrl, wsUrl: running.wsUrl, port: running.port, chainId: Number(running.chain.common.chainId()), accounts: running.accounts }
+    process.stdout.write(JSON.stringify(ready) + '\n')
+  } else if (values.quiet !== true) {
+    process.stdout.write(await banner(running, options))
   }
-  const stop = () => {
-    info.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    )
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  ends.serving(running)
 }
 
+type Flags = ReturnType<typeof parseFlags>
+
+function parseFlags(rest: string[]) {
+  try {
+    return parseArgs({ args: rest, options: OPTIONS, strict: true, allowPositionals: false }).values
+  } catch (e) {
+    fail(flagError(e as Error & { code?: string }))
+  }
+}
+
+/** node:util's parse errors, as one short line naming the flag. */
+function flagError(e: Error & { code?: string }): string {
+  const name = /'(-[^' ]+)/.exec(e.message)?.[1]
+  switch (e.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${name ?? e.message} (see ringchain serve --help)`
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return name === undefined ? e.message : `${name.replace(/^(-\w), /, '')} ${e.message.includes('argument missing') ? 'needs a value' : 'takes no value'}`
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `unexpected argument ${/'([^']*)'/.exec(e.message)?.[1] ?? ''} (options start with --; see ringchain serve --help)`
+    default:
+      return e.message.split('\n')[0]!
+  }
+}
+
+function logLevelOf(values: Flags): LogLevel {
+  const level = values['log-level']
+  if (level === undefined) return values.quiet === true ? 'warn' : 'info'
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) fail(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`)
+  return level as LogLevel
+}
+
+function stderrLogger(level: LogLevel): RingchainLogger {
+  const rank = LOG_LEVELS.indexOf(level)
+  const line = (message: string) => process.stderr.write(`ringchain: ${message}\n`)
+  const logger: RingchainLogger = {
+    error: line,
+    warn: rank >= 1 ? line : () => {},
+  }
+  if (rank >= 2) logger.info = line
+  if (rank >= 3) logger.debug = line
+  return logger
+}
+
+/** The flags as `startRingchain` options; every value is checked here, files are read here. */
+function toOptions(values: Flags, logger: RingchainLogger): StartOptions {
+  const options: StartOptions = { logger }
+  const port = integer('port', values.port, 0, 65_535)
+  if (port !== undefined) options.port = port
+  if (values.host !== undefined) {
+    if (values.host === '' || (isIP(values.host) === 0 && !/^[a-z0-9.-]+$/i.test(values.host))) fail(`--host must be an IP address or a host name, got "${values.host}"`)
+    options.host = values.host
+  }
+  const keys = values['api-key']
+  if (keys !== undefined) {
+    if (keys.some((k) => k === '')) fail('--api-key cannot be empty')
+    options.apiKeys = keys
+  }
+
+  const maxChains = integer('max-chains', values['max-chains'], 1)
+  const idle = seconds('idle-timeout', values['idle-timeout'])
+  if (values.isolate === true) options.isolate = { ...(maxChains === undefined ? {} : { maxChains }), ...(idle === undefined ? {} : { idleTimeoutMs: idle * 1000 }) }
+  else if (maxChains !== undefined || idle !== undefined) fail(`--${maxChains !== undefined ? 'max-chains' : 'idle-timeout'} needs --isolate`)
+
+  const chainId = integer('chain-id', values['chain-id'], 1)
+  if (chainId !== undefined) options.chainId = BigInt(chainId)
+  if (values.hardfork !== undefined) options.hardfork = values.hardfork
+  if (values.mnemonic !== undefined) options.mnemonic = values.mnemonic
+  const accounts = integer('accounts', values.accounts, 0, 10_000)
+  if (accounts !== undefined) options.accounts = accounts
+  const balance = ether('balance', values.balance)
+  if (balance !== undefined) options.balance = balance
+  const baseFee = wei('base-fee', values['base-fee'])
+  if (baseFee !== undefined) options.baseFee = baseFee
+  const gasLimit = wei('block-gas-limit', values['block-gas-limit'])
+  if (gasLimit !== undefined) {
+    if (gasLimit < 5000n) fail(`--block-gas-limit must be at least 5000, got ${gasLimit}`)
+    options.blockGasLimit = gasLimit
+  }
+  if (values.coinbase !== undefined) {
+    if (!/^0x[0-9a-fA-F]{40}$/.test(values.coinbase)) fail(`--coinbase must be a 20-byte hex address, got "${values.coinbase}"`)
+    options.coinbase = Uint8Array.from(Buffer.from(values.coinbase.slice(2), 'hex'))
+  }
+  const window = integer('window', values.window, 1)
+  if (window !== undefined) options.window = window
+  const safeLag = integer('safe-lag', values['safe-lag'], 0)
+  if (safeLag !== undefined) options.safeLag = safeLag
+  const finalizedLag = integer('finalized-lag', values['finalized-lag'], 0)
+  if (finalizedLag !== undefined) options.finalizedLag = finalizedLag
+
+  const mining = miningOf(values)
+  if (mining !== undefined) options.mining = mining
+  const genesisTimestamp = integer('genesis-timestamp', values['genesis-timestamp'], 0)
+  const slotTime = integer('slot-time', values['slot-time'], 1)
+  if (genesisTimestamp !== undefined || slotTime !== undefined) {
+    options.deterministic = {
+      ...(genesisTimestamp === undefined ? {} : { genesisTimestamp: BigInt(genesisTimestamp) }),
+      ...(slotTime === undefined ? {} : { blockTime: BigInt(slotTime) }),
+    }
+  } else if (values.deterministic === true) options.deterministic = true
+
+  if (values.blocks !== undefined && values.genesis === undefined) fail('--blocks needs --genesis')
+  if (values.genesis !== undefined) {
+    for (const flag of ['chain-id', 'hardfork', 'base-fee', 'balance'] as const) {
+      if (values[flag] !== undefined) fail(`--${flag} cannot be combined with --genesis: the genesis file sets it`)
+    }
+    const genesis = readJsonFile('genesis', values.genesis)
+    const blocks = values.blocks === undefined ? undefined : readBinaryFile('blocks', values.blocks)
+    options.import = blocks === undefined ? { genesis } : { genesis, blocks }
+  }
+  return options
+}
+
+function miningOf(values: Flags): StartOptions['mining'] {
+  const mode = values.mining
+  if (mode !== undefined && mode !== 'auto' && mode !== 'interval' && mode !== 'manual') fail(`--mining must be auto, interval or manual, got "${mode}"`)
+  const blockTime = seconds('block-time', values['block-time'])
+  if (values['no-mining'] === true) {
+    if ((mode !== undefined && mode !== 'manual') || blockTime !== undefined) fail('--no-mining contradicts --mining/--block-time')
+    return { mode: 'manual' }
+  }
+  if (blockTime !== undefined) {
+    if (mode !== undefined && mode !== 'interval') fail(`--block-time needs interval mining, but --mining is ${mode}`)
+    return { mode: 'interval', blockTimeMs: blockTime * 1000 }
+  }
+  if (mode === 'interval') fail('--mining interval needs --block-time <s>')
+  return mode === undefined ? undefined : { mode }
+}
+
+function integer(flag: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (text === undefined) return undefined
+  const value = /^\d+$/.test(text) ? Number(text) : NaN
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    fail(`--${flag} must be a whole number ${max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`}, got "${text}"`)
+  }
+  return value
+}
+
+function seconds(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined
+  const value = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN
+  if (!(value > 0) || !Number.isFinite(value)) fail(`--${flag} must be a positive number of seconds, got "${text}"`)
+  return value
+}
+
+function wei(flag: string, text: string | undefined): bigint | undefined {
+  if (text === undefined) return undefined
+  if (!/^\d+$/.test(text)) fail(`--${flag} must be a whole number, got "${text}"`)
+  return BigInt(text)
+}
+
+function ether(flag: string, text: string | undefined): bigint | undefined {
+  if (text === undefined) return undefined
+  const match = /^(\d+)(?:\.(\d{1,18}))?$/.exec(text)
+  if (match === null) fail(`--${flag} must be an amount of ether (up to 18 decimals), got "${text}"`)
+  return BigInt(match[1]!) * 10n ** 18n + BigInt((match[2] ?? '').padEnd(18, '0'))
+}
+
+function readJsonFile(flag: string, path: string): ImportSource['genesis'] {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (e) {
+    fail(`--${flag}: cannot read ${path}: ${(e as Error).message.replace(/^[A-Z]+: /, '').split(',')[0]}`)
+  }
+  try {
+    const parsed: unknown = JSON.parse(text)
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a JSON object')
+    return parsed as ImportSource['genesis']
+  } catch (e) {
+    fail(`--${flag}: ${path} is not a geth genesis: ${(e as Error).message.split('\n')[0]}`)
+  }
+}
+
+function readBinaryFile(flag: string, path: string): Uint8Array {
+  try {
+    return new Uint8Array(readFileSync(path))
+  } catch (e) {
+    fail(`--${flag}: cannot read ${path}: ${(e as Error).message.replace(/^[A-Z]+: /, '').split(',')[0]}`)
+  }
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)
+}
+
+function wrap(text: string, indent: number, width: number): string {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line !== '' && indent + line.length + word.length + 1 > width) {
+      lines.push(line.trimEnd())
+      line = ''
+    }
+    line += word + ' '
+  }
+  lines.push(line.trimEnd())
+  return lines.join('\n' + ' '.repeat(indent))
+}
+
+async function banner(running: RunningRingchain, options: StartOptions): Promise<string> {
+  const { toChecksumAddress } = await import('@ethereumjs/util')
+  const chain = running.chain
+  const mining = chain.miningMode
+  const anyKey = options.apiKeys === undefined ? '   (any key works: /v3/<key>)' : ''
+  const isolate = options.isolate
+  const lines = [
+    `ringchain is serving on ${running.httpUrl.replace(/\/v3\/.*$/, '')}`,
+    `  HTTP       ${running.httpUrl}${anyKey}`,
+    `  WebSocket  ${running.wsUrl}`,
+    `  chain id ${chain.common.chainId()}   fork ${chain.common.hardfork()}   window ${chain.window} blocks   ` +
+      `mining ${mining.mode === 'interval' ? `every ${mining.blockTimeMs / 1000} s` : mining.mode}`,
+  ]
+  if (isolate !== undefined && isolate !== false) {
+    const max = isolate === true ? undefined : isolate.maxChains
+    lines.push(`  isolate    one chain per API key (at most ${max ?? 64})`)
+  }
+  if (running.accounts.length > 0) {
+    lines.push('', 'Dev accounts. Their private keys are public: never use them on a real network.')
+    running.accounts.forEach((a, i) => lines.push(`  (${i}) ${toChecksumAddress(a.address)}  ${a.privateKey}`))
+  }
+  lines.push('', 'Ctrl-C stops it.', '')
+  return lines.join('\n')
+}
+
+/**
+ * Closes and exits 0 on SIGINT/SIGTERM, when stdin (a pipe) ends, and with `--exit-with-parent`
+ * when the parent process goes; before `serving()` is called there is nothing to close. A second
+ * signal while closing exits at once.
+ */
+function handleEnds(withParent: boolean, logger: RingchainLogger): { serving(running: RunningRingchain): void } {
+  let running: RunningRingchain | undefined
+  let stopping = false
+  const stop = (why: string) => {
+    if (stopping || running === undefined) process.exit(0)
+    stopping = true
+    logger.info?.(`stopping (${why})`)
+    running.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        logger.error(`error while closing: ${(e as Error).message}`)
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+
+  if (stdinIsPipe()) {
+    // The parent holds the other end: its end (closing it, or dying) means nobody needs us anymore.
+    process.stdin.on('end', () => stop('stdin closed'))
+    process.stdin.on('error', () => stop('stdin closed'))
+    process.stdin.resume()
+  }
+  if (withParent) {
+    const parent = process.ppid
+    const timer = setInterval(() => {
+      // Orphans are re-parented (to init or a subreaper): a changed ppid means the parent is gone.
+      if (process.ppid !== parent || !alive(parent)) stop('parent process exited')
+    }, 250)
+    timer.unref()
+  }
+  return {
+    serving: (r) => {
+      running = r
+    },
+  }
+}
+
+function stdinIsPipe(): boolean {
+  try {
+    const stat = fstatSync(0)
+    return stat.isFIFO() || stat.isSocket()
+  } catch {
+    return false
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}

@@ -156,6 +156,18 @@ export class LimitExceededError extends RpcError {
 }
 
 /**
+ * -38026: a request asks for more than geth serves in one call (`eth_getStorageValues` past
+ * 1024 slots: `too many slots (max 1024)`); geth's client-limit code.
+ */
+export class ClientLimitExceededError extends RpcError {
+  static readonly code = -38026 as const
+  override name = 'ClientLimitExceededError'
+  constructor(message: string, options?: RpcErrorOptions) {
+    super(ClientLimitExceededError.code, message, options)
+  }
+}
+
+/**
  * Gives a domain error (anything that is not an `RpcError`) its RPC error, or `undefined` when it
  * does not know the error. Written once, next to the method table, by whoever owns that mapping.
  */

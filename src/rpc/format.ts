@@ -7,6 +7,7 @@
  */
 import type { Block } from '@ethereumjs/block'
 import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
+import { toChecksumAddress } from '@ethereumjs/util'
 import type { IncludedTx, LogRecord, PendingTx } from '../chain/types.js'
 import { RawJson } from './dispatcher.js'
 import { toData, toQuantity } from './hex.js'
@@ -161,6 +162,26 @@ export function blockJson(block: Block, size: number, transactions: readonly Inc
     blockCache.set(block, cached)
   }
   return full ? cached.full : cached.hashes
+}
+
+/**
+ * The pending block (built on the head from the pool, never mined as such): geth's shape, with
+ * `hash`, `nonce` and `miner` null as geth sends them for `pending`.
+ */
+export function pendingBlockJson(block: Block, size: number, transactions: readonly IncludedTx[], full: boolean): Json {
+  const json = JSON.parse(blockJson(block, size, transactions, full).json) as Json
+  return { ...json, hash: null, miner: null, nonce: null }
+}
+
+/**
+ * A pool transaction as geth's `txpool_inspect` sums it up:
+ * `0xTo: <value> wei + <gas> gas × <gas price> wei`, the recipient checksummed, the fee cap as the
+ * price of fee-market transactions.
+ */
+export function txSummary(tx: TypedTransaction): string {
+  const price = 'maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice
+  const to = tx.to === undefined ? 'contract creation' : toChecksumAddress(toData(tx.to.bytes))
+  return `${to}: ${tx.value} wei + ${tx.gasLimit} gas × ${price} wei`
 }
 
 function headerObject(block: Block, size: number): Json {

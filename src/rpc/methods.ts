@@ -13,7 +13,7 @@ import {
   type TypedTransaction,
   type TypedTxData,
 } from '@ethereumjs/tx'
-import { Address, bytesToUnprefixedHex, setLengthLeft } from '@ethereumjs/util'
+import { Address, bytesToUnprefixedHex, setLengthLeft, toChecksumAddress } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { Chain } from '../chain/chain.js'
 import {
@@ -35,7 +35,7 @@ import {
   ServerError,
   type RpcError,
 } from './errors.js'
-import { blockJson, includedTxJson, logObject, pendingTxJson, receiptJson } from './format.js'
+import { blockJson, includedTxJson, logObject, pendingBlockJson, pendingTxJson, receiptJson, txSummary } from './format.js'
 import { toData, toQuantity } from './hex.js'
 import {
   LATEST,
@@ -49,13 +49,20 @@ import {
   logFilter,
   optional,
   quantity,
+  seconds,
   storageSlot,
   transactionRequest,
+  uint64,
   type BlockParam,
   type LogFilter,
   type Param,
   type TransactionRequest,
 } from './params.js'
+import { ethSignMethod, personalSignMethod, signTypedDataMethod } from './signing.js'
+import { storageDiffMethod, storageLayoutMethod } from './storage.js'
+import { createAccessListMethod } from './accessList.js'
+import { baseFeeMethod, capabilitiesMethod, configMethod } from './chainInfo.js'
+import { getProofMethod, getStorageValuesMethod } from './proof.js'
 
 /** Picks the chain a request is about (one per API key in isolate mode). */
 export type ChainFor = (ctx: RpcContext) => Chain | Promise<Chain>
@@ -88,6 +95,18 @@ const none = [] as const
 
 /** Any JSON value, passed through (for params whose shape the handler checks itself). */
 const anyValue: Param<unknown> = { decode: (value) => value }
+
+/** evm_mine's optional argument: the next timestamp (a number or a quantity), or ganache's `{ timestamp, blocks }`. */
+const mineOptions: Param<{ readonly timestamp?: bigint; readonly blocks?: bigint }> = {
+  decode(value) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { timestamp: seconds.decode(value) }
+    const { timestamp, blocks } = value as { readonly timestamp?: unknown; readonly blocks?: unknown }
+    return {
+      ...(timestamp === undefined || timestamp === null ? {} : { timestamp: seconds.decode(timestamp) }),
+      ...(blocks === undefined || blocks === null ? {} : { blocks: seconds.decode(blocks) }),
+    }
+  },
+}
 
 function toRef(block: BlockParam): BlockRef {
   if (block.kind === 'hash') return { kind: 'hash', hash: block.hash, requireCanonical: block.requireCanonical }
@@ -199,7 +218,7 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     const chain = await chainFor(ctx)
     if (block.kind === 'tag' && block.tag === 'pending') {
       const { record } = await chain.pendingBlock()
-      return blockResult(chain, record, full)
+      return pendingBlockJson(record.block, record.size, record.transactions, full)
     }
     const number = numberOf(chain, block)
     if (number > chain.head.number) return null
@@ -267,6 +286,19 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     // Impersonated: a fake signature and the claimed sender, as anvil and Hardhat do.
     const fake = fakeSigned(tx, from)
     return toData(await chain.addTransaction(fake, new Address(from)))
+  })
+
+  // eth_signTransaction: the raw signed transaction, not sent (anvil's answer; geth's `{raw, tx}` is not what viem and ethers read).
+  const signTransaction = defineMethod([transactionRequest], async ([req], ctx) => {
+    const chain = await chainFor(ctx)
+    const from = req.from
+    if (from === undefined) throw new InvalidParamsError('invalid argument 0: missing "from"')
+    const key = chain.accounts.find((a) => equal(a.address, from))
+    if (key === undefined) throw new ServerError('unknown account')
+    const chainId = chain.common.chainId()
+    if (req.chainId !== undefined && req.chainId !== chainId) throw new ServerError(`chainId does not match node's (have=${req.chainId}, want=${chainId})`)
+    const gas = req.gas ?? (await chain.estimateGas({ ...callParams(req), from }, { kind: 'tag', tag: 'pending' }))
+    return toData(buildTransaction(chain, req, from, gas).sign(key.privateKey).serialize())
   })
 
   const gasPrice = async (ctx: RpcContext) => {
@@ -374,17 +406,10 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     await (await chainFor(ctx)).mine(count ?? 1n, interval)
     return '0x0'
   })
-  const evmMine = defineMethod([optional(anyValue)], async ([arg], ctx) => {
+  const evmMine = defineMethod([optional(mineOptions)], async ([options], ctx) => {
     const chain = await chainFor(ctx)
-    if (typeof arg === 'string') await chain.setNextBlockTimestamp(quantity.decode(arg))
-    else if (typeof arg === 'number') await chain.setNextBlockTimestamp(BigInt(arg))
-    else if (typeof arg === 'object' && arg !== null) {
-      const opts = arg as { timestamp?: unknown; blocks?: unknown }
-      if (opts.timestamp !== undefined) await chain.setNextBlockTimestamp(BigInt(opts.timestamp as string | number))
-      await chain.mine(opts.blocks === undefined ? 1n : BigInt(opts.blocks as string | number))
-      return '0x0'
-    }
-    await chain.mine(1n)
+    if (options?.timestamp !== undefined) await chain.setNextBlockTimestamp(options.timestamp)
+    await chain.mine(options?.blocks ?? 1n)
     return '0x0'
   })
   const setAutomine = defineMethod([bool], async ([on], ctx) => {
@@ -401,12 +426,8 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
   })
   const snapshot = defineMethod(none, async (_p, ctx) => toQuantity(await (await chainFor(ctx)).snapshot()))
   const revert = defineMethod([quantity], async ([id], ctx) => (await chainFor(ctx)).revert(Number(id)))
-  const increaseTime = defineMethod([anyValue], async ([s], ctx) => {
-    const seconds = typeof s === 'string' ? quantity.decode(s) : BigInt(Number(s))
-    return toQuantity(await (await chainFor(ctx)).increaseTime(seconds))
-  })
-  const setNextTimestamp = defineMethod([anyValue], async ([t], ctx) => {
-    const ts = typeof t === 'string' ? quantity.decode(t) : BigInt(Number(t))
+  const increaseTime = defineMethod([seconds], async ([s], ctx) => toQuantity(await (await chainFor(ctx)).increaseTime(s)))
+  const setNextTimestamp = defineMethod([seconds], async ([ts], ctx) => {
     await (await chainFor(ctx)).setNextBlockTimestamp(ts)
     return null
   })
@@ -452,7 +473,7 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
 
   // ringchain_reset / anvil_reset / hardhat_reset: the caller's chain, as new. `answer` is what each node returns.
   const reset = (answer: true | null) =>
-    defineMethod([optional(anyValue)], async ([arg]: readonly [unknown], ctx) => {
+    defineMethod([optional(anyValue)], async ([arg], ctx) => {
       if (options.reset === undefined) throw new ServerError('reset is not available on this server')
       // viem's testClient.reset() always sends `{ forking: { blockNumber } }`; only a URL asks for a fork.
       const forking = typeof arg === 'object' && arg !== null ? (arg as { forking?: { jsonRpcUrl?: unknown } }).forking : undefined
@@ -460,6 +481,27 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
       await options.reset(ctx)
       return answer
     })
+
+  // The blocks to come: anvil answers true for the gas limit and null for the others; Hardhat true throughout.
+  const setBlockGasLimit = defineMethod([uint64], async ([gasLimit], ctx) => {
+    await (await chainFor(ctx)).setBlockSettings({ gasLimit })
+    return true
+  })
+  const setCoinbase = (answer: true | null) =>
+    defineMethod([address], async ([coinbase], ctx) => {
+      await (await chainFor(ctx)).setBlockSettings({ coinbase })
+      return answer
+    })
+  const setNextBaseFee = (answer: true | null) =>
+    defineMethod([quantity], async ([nextBaseFee], ctx) => {
+      await (await chainFor(ctx)).setBlockSettings({ nextBaseFee })
+      return answer
+    })
+  const setTimestampInterval = defineMethod([seconds], async ([s], ctx) => {
+    await (await chainFor(ctx)).setBlockTimestampInterval(s)
+    return null
+  })
+  const removeTimestampInterval = defineMethod(none, async (_p, ctx) => (await chainFor(ctx)).setBlockTimestampInterval(undefined))
 
   const txpoolContent = defineMethod(none, async (_p, ctx) => {
     const content = (await chainFor(ctx)).poolContent()
@@ -472,14 +514,25 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
       )
     return { pending: group(content.executable), queued: group(content.queued) }
   })
+  const txpoolInspect = defineMethod(none, async (_p, ctx) => {
+    const content = (await chainFor(ctx)).poolContent()
+    // geth keys senders checksummed and nonces in decimal.
+    const group = (m: Map<string, { tx: TypedTransaction }[]>) =>
+      Object.fromEntries([...m].map(([sender, entries]) => [toChecksumAddress('0x' + sender), Object.fromEntries(entries.map((e) => [e.tx.nonce.toString(), txSummary(e.tx)]))]))
+    return { pending: group(content.executable), queued: group(content.queued) }
+  })
   const txpoolStatus = defineMethod(none, async (_p, ctx) => {
     const content = (await chainFor(ctx)).poolContent()
     const count = (m: Map<string, unknown[]>) => [...m.values()].reduce((n, l) => n + l.length, 0)
     return { pending: toQuantity(count(content.executable)), queued: toQuantity(count(content.queued)) }
   })
 
+  const accounts = defineMethod(none, async (_p, ctx) => (await chainFor(ctx)).accounts.map((a) => toData(a.address)))
+
   const methods = {
     eth_getStorageAt: storageAt,
+    eth_getStorageValues: getStorageValuesMethod(chainFor),
+    eth_getProof: getProofMethod(chainFor),
     eth_getTransactionByHash: txByHash,
     eth_getTransactionReceipt: receipt,
     eth_chainId: defineMethod(none, async (_p, ctx) => toQuantity((await chainFor(ctx)).common.chainId())),
@@ -491,7 +544,7 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     eth_syncing: defineMethod(none, () => false),
     eth_mining: defineMethod(none, async (_p, ctx) => (await chainFor(ctx)).miningMode.mode !== 'manual'),
     eth_hashrate: defineMethod(none, () => '0x0'),
-    eth_coinbase: defineMethod(none, () => toData(new Uint8Array(20))),
+    eth_coinbase: defineMethod(none, async (_p, ctx) => toData((await chainFor(ctx)).blockSettings.coinbase)),
     eth_protocolVersion: defineMethod(none, () => '0x44'),
     eth_blockNumber: defineMethod(none, async (_p, ctx) => toQuantity((await chainFor(ctx)).head.number)),
     eth_getBlockByNumber: getBlockByNumber,
@@ -532,6 +585,10 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     eth_getTransactionCount: txCount,
     eth_call: call,
     eth_estimateGas: estimateGas,
+    eth_createAccessList: createAccessListMethod(chainFor),
+    eth_baseFee: baseFeeMethod(chainFor),
+    eth_config: configMethod(chainFor),
+    eth_capabilities: capabilitiesMethod(chainFor),
     eth_gasPrice: defineMethod(none, (_p, ctx) => gasPrice(ctx)),
     eth_maxPriorityFeePerGas: defineMethod(none, () => toQuantity(1_000_000_000n)),
     eth_blobBaseFee: defineMethod(none, async (_p, ctx) => {
@@ -541,7 +598,12 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     eth_feeHistory: feeHistory,
     eth_sendRawTransaction: sendRaw,
     eth_sendTransaction: sendTransaction,
-    eth_accounts: defineMethod(none, async (_p, ctx) => (await chainFor(ctx)).accounts.map((a) => toData(a.address))),
+    eth_accounts: accounts,
+    eth_requestAccounts: accounts,
+    eth_sign: ethSignMethod(chainFor),
+    personal_sign: personalSignMethod(chainFor),
+    eth_signTypedData_v4: signTypedDataMethod(chainFor),
+    eth_signTransaction: signTransaction,
     eth_getLogs: getLogs,
     eth_newFilter: defineMethod([logFilter], ([criteria], ctx) => newFilter('logs', criteria)(ctx)),
     eth_newBlockFilter: defineMethod(none, (_p, ctx) => newFilter('block')(ctx)),
@@ -585,6 +647,17 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     anvil_increaseTime: increaseTime,
     evm_setNextBlockTimestamp: setNextTimestamp,
     anvil_setNextBlockTimestamp: setNextTimestamp,
+    anvil_setBlockTimestampInterval: setTimestampInterval,
+    anvil_removeBlockTimestampInterval: removeTimestampInterval,
+
+    // the blocks to come
+    evm_setBlockGasLimit: setBlockGasLimit,
+    anvil_setBlockGasLimit: setBlockGasLimit,
+    anvil_setCoinbase: setCoinbase(null),
+    hardhat_setCoinbase: setCoinbase(true),
+    anvil_setNextBlockBaseFeePerGas: setNextBaseFee(null),
+    hardhat_setNextBlockBaseFeePerGas: setNextBaseFee(true),
+    anvil_setLoggingEnabled: defineMethod([bool], () => null),
 
     // state
     anvil_setBalance: setBalance,
@@ -605,7 +678,10 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     hardhat_metadata: metadata,
     txpool_content: txpoolContent,
     txpool_status: txpoolStatus,
+    txpool_inspect: txpoolInspect,
     ringchain_uptime: defineMethod(none, () => toQuantity(Date.now() - startedAt)),
+    ringchain_storageLayout: storageLayoutMethod(chainFor),
+    ringchain_storageDiff: storageDiffMethod(chainFor),
     ringchain_reset: reset(true),
     anvil_reset: reset(null),
     hardhat_reset: reset(true),

@@ -1,5 +1,6 @@
 // The HTTP side of the transport: `POST /v3/<KEY>` in, the handler's answer out, with CORS, the
-// body limit and every status the transport decides on its own (403/401/404/405/413/415/426).
+// body and nesting limits and every status the transport decides on its own
+// (403/401/404/405/413/415/426/503).
 // It reads the body and writes the response; the JSON-RPC inside is the handler's business, and
 // sockets, listening and shutdown belong to server.ts. This runs per request: fixed answers and
 // their headers are built once at load time.
@@ -7,6 +8,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { ApiKeys } from './api-keys.js'
+import { nestingExceeds, type ConnectionLimit } from './limits.js'
 import { describeError } from './log.js'
 import {
   INTERNAL_ERROR_BODY,
@@ -16,7 +18,9 @@ import {
   NOT_FOUND_BODY,
   UNSUPPORTED_TYPE_BODY,
   UPGRADE_REQUIRED_BODY,
+  tooDeepBody,
   tooLargeBody,
+  tooManyConnectionsBody,
 } from './responses.js'
 import { HTTP_PREFIX, KEY_MISSING, NOT_OURS, WS_PREFIX, matchKeyPath } from './routes.js'
 import type { Logger, RpcHandler, Session } from './types.js'
@@ -114,21 +118,37 @@ class HttpSession implements Session {
   }
 }
 
+/** The limits HttpEndpoint enforces; server.ts checks and defaults them. */
+export interface HttpLimits {
+  readonly maxBodyBytes: number
+  readonly maxJsonDepth: number
+  readonly connections: ConnectionLimit
+}
+
 /** Serves JSON-RPC over HTTP POST; hand `onRequest` and `onCheckContinue` to a node:http server. */
 export class HttpEndpoint {
   readonly #handler: RpcHandler
   readonly #keys: ApiKeys
   readonly #logger: Logger
   readonly #maxBodyBytes: number
+  readonly #maxJsonDepth: number
+  readonly #connections: ConnectionLimit
   readonly #tooLarge: FixedAnswer
+  readonly #tooDeep: FixedAnswer
+  readonly #tooManyConnections: FixedAnswer
   #draining = false
 
-  constructor(handler: RpcHandler, keys: ApiKeys, maxBodyBytes: number, logger: Logger) {
+  constructor(handler: RpcHandler, keys: ApiKeys, limits: HttpLimits, logger: Logger) {
     this.#handler = handler
     this.#keys = keys
     this.#logger = logger
-    this.#maxBodyBytes = maxBodyBytes
-    this.#tooLarge = fixedAnswer(413, JSON_TYPE, tooLargeBody(maxBodyBytes))
+    this.#maxBodyBytes = limits.maxBodyBytes
+    this.#maxJsonDepth = limits.maxJsonDepth
+    this.#connections = limits.connections
+    this.#tooLarge = fixedAnswer(413, JSON_TYPE, tooLargeBody(limits.maxBodyBytes))
+    // A JSON-RPC error, so HTTP 200 as decisions.md wants, like any request the handler refuses.
+    this.#tooDeep = fixedAnswer(200, JSON_TYPE, tooDeepBody(limits.maxJsonDepth))
+    this.#tooManyConnections = fixedAnswer(503, JSON_TYPE, tooManyConnectionsBody(limits.connections.limit), { 'Retry-After': '1' })
   }
 
   /** The server's 'request' listener. */
@@ -150,6 +170,12 @@ export class HttpEndpoint {
   }
 
   #route(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void {
+    if (this.#connections.refuses(req.socket)) {
+      // Over the connection limit: one clear answer, then the connection goes.
+      res.shouldKeepAlive = false
+      this.#reply(res, this.#tooManyConnections)
+      return
+    }
     const url = req.url ?? '/'
     const key = matchKeyPath(url, HTTP_PREFIX)
     if (key === NOT_OURS) {
@@ -214,6 +240,11 @@ export class HttpEndpoint {
   }
 
   #dispatch(body: string, session: Session, res: ServerResponse): void {
+    if (nestingExceeds(body, this.#maxJsonDepth)) {
+      this.#logger.warn(`request nested deeper than ${this.#maxJsonDepth} levels refused`)
+      this.#reply(res, this.#tooDeep)
+      return
+    }
     try {
       this.#handler(body, session).then(
         (answer) => this.#answer(res, answer),

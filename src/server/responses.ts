@@ -21,6 +21,16 @@ export function tooLargeBody(limit: number): string {
   return errorEnvelope(-32600, `request body too large: limit ${limit} bytes`)
 }
 
+/** Answer to a request nesting arrays and objects deeper than `limit` (refused before parsing). */
+export function tooDeepBody(limit: number): string {
+  return errorEnvelope(-32600, `request nested too deeply: limit ${limit} levels of arrays and objects`)
+}
+
+/** Body of the 503 given on a connection over the limit; -32005 is EIP-1474's "limit exceeded". */
+export function tooManyConnectionsBody(limit: number): string {
+  return errorEnvelope(-32005, `too many connections: limit ${limit}; close idle clients or raise maxConnections`)
+}
+
 /**
  * A complete HTTP/1.1 response to write on a raw socket, for refusing a WebSocket upgrade before
  * the handshake (no ServerResponse exists then).

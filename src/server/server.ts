@@ -1,13 +1,15 @@
 // Starts and stops the transport: one node:http server on one port, HTTP requests going to
-// http.ts and upgrades to websocket.ts, both feeding the same RpcHandler. Owns the options,
-// listening (resolves only once bound) and shutdown (idempotent, bounded by a grace period, no
-// leftover handles). Knows nothing of the chain or of JSON-RPC methods: it is handed a handler.
+// http.ts and upgrades to websocket.ts, both feeding the same RpcHandler. Owns the options and
+// their defaults (every limit of the transport is one of them), listening (resolves only once
+// bound) and shutdown (idempotent, bounded by a grace period, no leftover handles). Knows nothing
+// of the chain or of JSON-RPC methods: it is handed a handler.
 
 import { createServer } from 'node:http'
 import type { Server, ServerOptions as NodeServerOptions } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { ApiKeys } from './api-keys.js'
 import { HttpEndpoint } from './http.js'
+import { ConnectionLimit } from './limits.js'
 import { describeError, stderrLogger } from './log.js'
 import type { Logger, RpcHandler } from './types.js'
 import { WebSocketEndpoint } from './websocket.js'
@@ -26,14 +28,37 @@ export interface ServerOptions {
   maxBodyBytes?: number | undefined
   /** Largest WebSocket message, in bytes; a larger one closes the connection with 1009. Default 5 MiB. */
   maxWsMessageBytes?: number | undefined
-  /** Time allowed to receive a request's headers (node:http `headersTimeout`). Default Node's, 60 s. */
+  /**
+   * Deepest nesting of arrays and objects in a request (HTTP body or WebSocket message); a deeper
+   * one is answered -32600 without being parsed. Default 64.
+   */
+  maxJsonDepth?: number | undefined
+  /**
+   * Time allowed to receive a request's headers, counted from the connection's start or its last
+   * request: a client that connects and sends nothing, or half the headers, is cut off (408).
+   * Default 10 s.
+   */
   headersTimeoutMs?: number | undefined
-  /** Time allowed to receive a whole request (node:http `requestTimeout`). Default Node's, 300 s. */
+  /** Time allowed to receive a whole request, body included (408 after it). Default 30 s. */
   requestTimeoutMs?: number | undefined
   /** How long an idle keep-alive connection stays open. Default Node's, 5 s. */
   keepAliveTimeoutMs?: number | undefined
-  /** Most simultaneous connections (HTTP and WebSocket together); further ones are dropped. Default unlimited. */
+  /**
+   * Most simultaneous connections (HTTP and WebSocket together). Those over it get 503 with
+   * JSON-RPC error -32005 on their first request (or upgrade) and are closed; past twice the limit
+   * (at least 16 more) they are dropped unanswered. Default 1,000.
+   */
   maxConnections?: number | undefined
+  /**
+   * WebSocket heartbeat: every client is pinged this often, and one that has not answered the
+   * previous ping (nor sent anything) is dropped. 0 turns it off. Default 30 s.
+   */
+  wsPingIntervalMs?: number | undefined
+  /**
+   * Most bytes queued for one WebSocket client that does not read (a stalled subscriber); past it
+   * the client is dropped. Default 16 MiB.
+   */
+  maxWsBufferedBytes?: number | undefined
   /** How long `close()` lets in-flight requests and closing WebSocket clients finish before cutting them. Default 2 s. */
   shutdownGraceMs?: number | undefined
   /** Where warnings and errors go. Default: stderr. */
@@ -69,16 +94,32 @@ export async function startServer(handler: RpcHandler, options: ServerOptions = 
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new RangeError(`port: expected an integer in 0..65535, got ${port}`)
   const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes, 5 * MIB)
   const maxWsMessageBytes = positive('maxWsMessageBytes', options.maxWsMessageBytes, 5 * MIB)
+  const maxJsonDepth = positive('maxJsonDepth', options.maxJsonDepth, 64)
   const graceMs = nonNegative('shutdownGraceMs', options.shutdownGraceMs, 2_000)
   const logger = options.logger ?? stderrLogger
   const keys = new ApiKeys(options.apiKeys)
+  const connections = new ConnectionLimit(positive('maxConnections', options.maxConnections, 1_000), logger)
 
-  const http = new HttpEndpoint(handler, keys, maxBodyBytes, logger)
-  const ws = new WebSocketEndpoint(handler, keys, maxWsMessageBytes, logger)
+  const http = new HttpEndpoint(handler, keys, { maxBodyBytes, maxJsonDepth, connections }, logger)
+  const ws = new WebSocketEndpoint(
+    handler,
+    keys,
+    {
+      maxMessageBytes: maxWsMessageBytes,
+      maxJsonDepth,
+      maxBufferedBytes: positive('maxWsBufferedBytes', options.maxWsBufferedBytes, 16 * MIB),
+      pingIntervalMs: nonNegative('wsPingIntervalMs', options.wsPingIntervalMs, 30_000),
+      connections,
+    },
+    logger,
+  )
   const server = createServer(nodeServerOptions(options), http.onRequest)
   server.on('checkContinue', http.onCheckContinue)
   server.on('upgrade', ws.onUpgrade)
-  if (options.maxConnections !== undefined) server.maxConnections = positive('maxConnections', options.maxConnections, 0)
+  // Counted before node:http reads a byte, so that requests on a connection over the limit are refused.
+  server.on('connection', connections.onConnection)
+  server.on('drop', connections.onDrop)
+  server.maxConnections = connections.hardLimit
 
   await listen(server, host, port)
   // Past listening, a server error (e.g. EMFILE on accept) is worth a line, not a crash.
@@ -156,8 +197,13 @@ function listen(server: Server, host: string, port: number): Promise<void> {
 
 function nodeServerOptions(options: ServerOptions): NodeServerOptions {
   const result: NodeServerOptions = { noDelay: true }
-  if (options.headersTimeoutMs !== undefined) result.headersTimeout = nonNegative('headersTimeoutMs', options.headersTimeoutMs, 0)
-  if (options.requestTimeoutMs !== undefined) result.requestTimeout = nonNegative('requestTimeoutMs', options.requestTimeoutMs, 0)
+  // Node's own defaults (60 s for headers, 300 s for the request) let a client that sends half a
+  // request hold a connection, and with it a place under maxConnections, for minutes.
+  const requestTimeout = nonNegative('requestTimeoutMs', options.requestTimeoutMs, 30_000)
+  // node:http refuses a headers timeout longer than the request timeout (0 means none).
+  const headersDefault = requestTimeout === 0 ? 10_000 : Math.min(10_000, requestTimeout)
+  result.requestTimeout = requestTimeout
+  result.headersTimeout = nonNegative('headersTimeoutMs', options.headersTimeoutMs, headersDefault)
   if (options.keepAliveTimeoutMs !== undefined) result.keepAliveTimeout = nonNegative('keepAliveTimeoutMs', options.keepAliveTimeoutMs, 0)
   // Node checks the two request timeouts only every 30 s by default: a 1 s timeout would
   // otherwise fire up to 30 s late. (Its checking timer is unref'd and cleared on close.)

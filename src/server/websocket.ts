@@ -1,14 +1,17 @@
 // The WebSocket side of the transport: upgrades on `/ws/v3/<KEY>`, one handler call per message,
 // pushes through Session.send and close callbacks through Session.onClose. Bad paths and keys are
 // refused with a raw HTTP response before the handshake, so no WebSocket ever opens for them.
-// Message size is `ws`'s maxPayload (it closes with 1009 itself). Listening and the shutdown
-// grace period belong to server.ts; JSON-RPC (ids, subscriptions) belongs to the handler.
+// Message size is `ws`'s maxPayload (it closes with 1009 itself); this file adds the nesting
+// limit, a heartbeat that ends clients gone silent, and a cap on what a client that does not read
+// may leave queued. Listening and the shutdown grace period belong to server.ts; JSON-RPC (ids,
+// subscriptions) belongs to the handler.
 
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocket, WebSocketServer } from 'ws'
 import type { RawData } from 'ws'
 import type { ApiKeys } from './api-keys.js'
+import { nestingExceeds, type ConnectionLimit } from './limits.js'
 import { describeError } from './log.js'
 import {
   INTERNAL_ERROR_BODY,
@@ -17,6 +20,8 @@ import {
   NOT_FOUND_BODY,
   SHUTTING_DOWN_BODY,
   rawResponse,
+  tooDeepBody,
+  tooManyConnectionsBody,
 } from './responses.js'
 import { KEY_MISSING, NOT_OURS, WS_PREFIX, matchKeyPath } from './routes.js'
 import type { Logger, RpcHandler, Session } from './types.js'
@@ -54,13 +59,15 @@ class WsSession implements Session {
   // Behind a getter so that inspecting or logging the session object does not print the key.
   readonly #apiKey: string
   readonly #logger: Logger
+  readonly #maxBufferedBytes: number
   #callbacks: (() => void)[] = []
   #closed = false
 
-  constructor(socket: WebSocket, apiKey: string, logger: Logger) {
+  constructor(socket: WebSocket, apiKey: string, logger: Logger, maxBufferedBytes: number) {
     this.#socket = socket
     this.#apiKey = apiKey
     this.#logger = logger
+    this.#maxBufferedBytes = maxBufferedBytes
   }
 
   get transport(): 'ws' {
@@ -77,7 +84,15 @@ class WsSession implements Session {
 
   send(message: string): void {
     // Dropped while closing or closed: the client can no longer receive it.
-    if (this.#socket.readyState === WebSocket.OPEN) this.#socket.send(message)
+    if (this.#socket.readyState !== WebSocket.OPEN) return
+    if (this.#socket.bufferedAmount > this.#maxBufferedBytes) {
+      // A client that does not read (a stalled subscriber) would otherwise grow our memory without
+      // bound. A close frame would queue behind the backlog: cut the connection instead.
+      this.#logger.warn(`websocket client not reading: over ${this.#maxBufferedBytes} bytes queued, connection dropped`)
+      this.#socket.terminate()
+      return
+    }
+    this.#socket.send(message)
   }
 
   onClose(callback: () => void): void {
@@ -108,29 +123,48 @@ class WsSession implements Session {
   }
 }
 
+/** The limits WebSocketEndpoint enforces; server.ts checks and defaults them. */
+export interface WebSocketLimits {
+  readonly maxMessageBytes: number
+  readonly maxJsonDepth: number
+  /** Most bytes queued for one client before it is dropped as not reading. */
+  readonly maxBufferedBytes: number
+  /** Ping period; a client that has not answered the previous ping is dropped. 0: no heartbeat. */
+  readonly pingIntervalMs: number
+  readonly connections: ConnectionLimit
+}
+
 /** Serves JSON-RPC over WebSocket; hand `onUpgrade` to a node:http server's 'upgrade' event. */
 export class WebSocketEndpoint {
   readonly #handler: RpcHandler
   readonly #keys: ApiKeys
   readonly #logger: Logger
-  readonly #maxMessageBytes: number
+  readonly #limits: WebSocketLimits
+  readonly #tooDeep: string
+  readonly #refuseBusy: string
   readonly #server: WebSocketServer
   readonly #clients = new Set<WebSocket>()
+  /** Clients that have not answered the last ping yet. */
+  readonly #silent = new WeakSet<WebSocket>()
+  #heartbeat: NodeJS.Timeout | undefined
   #draining = false
   #onEmpty: (() => void) | undefined
 
-  constructor(handler: RpcHandler, keys: ApiKeys, maxMessageBytes: number, logger: Logger) {
+  constructor(handler: RpcHandler, keys: ApiKeys, limits: WebSocketLimits, logger: Logger) {
     this.#handler = handler
     this.#keys = keys
     this.#logger = logger
-    this.#maxMessageBytes = maxMessageBytes
+    this.#limits = limits
+    this.#tooDeep = tooDeepBody(limits.maxJsonDepth)
+    const busy = tooManyConnectionsBody(limits.connections.limit)
+    this.#refuseBusy = rawResponse(503, 'Service Unavailable', 'application/json', busy)
     this.#server = new WebSocketServer({
       noServer: true,
       // We keep our own set: shutdown needs it and `ws`'s would be a second copy.
       clientTracking: false,
       // Off: compression costs more CPU than it saves on loopback, and it is a known memory hog.
       perMessageDeflate: false,
-      maxPayload: maxMessageBytes,
+      maxPayload: limits.maxMessageBytes,
     })
   }
 
@@ -143,6 +177,7 @@ export class WebSocketEndpoint {
   readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     // Node drops its own error listener on upgrade: without ours a reset would crash the process.
     socket.on('error', ignore)
+    if (this.#limits.connections.refuses(socket)) return refuse(socket, this.#refuseBusy)
     const key = matchKeyPath(req.url ?? '/', WS_PREFIX)
     if (key === NOT_OURS) return refuse(socket, REFUSE_NOT_FOUND)
     if (key === KEY_MISSING) return refuse(socket, REFUSE_KEY_REQUIRED)
@@ -155,6 +190,7 @@ export class WebSocketEndpoint {
   /** Refuses new clients and asks every connected one to go (1001); resolves once all are gone. */
   drain(): Promise<void> {
     this.#draining = true
+    this.#stopHeartbeat()
     for (const client of this.#clients) client.close(GOING_AWAY, 'server shutting down')
     if (this.#clients.size === 0) return Promise.resolve()
     return new Promise((resolve) => {
@@ -164,12 +200,44 @@ export class WebSocketEndpoint {
 
   /** Drops every remaining client at once (clients that did not answer the close in time). */
   terminate(): void {
+    this.#stopHeartbeat()
     for (const client of this.#clients) client.terminate()
   }
 
+  // One timer for all clients, running only while there are any. A client that has not answered
+  // the previous ping within a whole period is gone (a sleeping laptop, a cut cable: TCP alone
+  // would keep it, and its subscriptions, forever).
+  #startHeartbeat(): void {
+    if (this.#heartbeat !== undefined || this.#limits.pingIntervalMs === 0 || this.#draining) return
+    this.#heartbeat = setInterval(() => {
+      for (const client of this.#clients) {
+        if (this.#silent.has(client)) {
+          this.#logger.warn('websocket client did not answer a ping: connection dropped')
+          client.terminate()
+          continue
+        }
+        this.#silent.add(client)
+        client.ping()
+      }
+    }, this.#limits.pingIntervalMs)
+    // Housekeeping: never what keeps a process alive.
+    this.#heartbeat.unref()
+  }
+
+  #stopHeartbeat(): void {
+    if (this.#heartbeat !== undefined) clearInterval(this.#heartbeat)
+    this.#heartbeat = undefined
+  }
+
   #open(client: WebSocket, apiKey: string): void {
-    const session = new WsSession(client, apiKey, this.#logger)
+    const session = new WsSession(client, apiKey, this.#logger, this.#limits.maxBufferedBytes)
     this.#clients.add(client)
+    this.#startHeartbeat()
+    // Any sign of life counts as an answer to the ping.
+    const alive = (): void => {
+      this.#silent.delete(client)
+    }
+    client.on('pong', alive)
     // Made once per connection, not per message.
     const fail = (error: unknown): void => {
       this.#logger.error(`rpc handler failed: ${describeError(error)}`)
@@ -182,8 +250,15 @@ export class WebSocketEndpoint {
     // Each message is handed over at once, without waiting for earlier answers: answers may come
     // back in any order, and JSON-RPC ids tell them apart.
     client.on('message', (data) => {
+      alive()
+      const text = toText(data)
+      if (nestingExceeds(text, this.#limits.maxJsonDepth)) {
+        this.#logger.warn(`request nested deeper than ${this.#limits.maxJsonDepth} levels refused`)
+        session.send(this.#tooDeep)
+        return
+      }
       try {
-        this.#handler(toText(data), session).then(answer, fail)
+        this.#handler(text, session).then(answer, fail)
       } catch (error) {
         fail(error)
       }
@@ -191,13 +266,14 @@ export class WebSocketEndpoint {
     client.on('error', (error: Error & { code?: string }) => {
       // Resets and broken pipes are a client leaving, not news; protocol violations are worth a line.
       if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
-        this.#logger.warn(`websocket message over the ${this.#maxMessageBytes}-byte limit: connection closed (1009)`)
+        this.#logger.warn(`websocket message over the ${this.#limits.maxMessageBytes}-byte limit: connection closed (1009)`)
       } else if (error.code?.startsWith('WS_ERR_') === true) {
         this.#logger.warn(`websocket protocol error (${error.code}): connection closed`)
       }
     })
     client.on('close', () => {
       this.#clients.delete(client)
+      if (this.#clients.size === 0) this.#stopHeartbeat()
       session.end()
       if (this.#clients.size === 0 && this.#onEmpty !== undefined) this.#onEmpty()
     })

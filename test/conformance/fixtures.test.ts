@@ -37,6 +37,16 @@ test('behavior: the 40 core fixtures pass over HTTP, exactly (--hive --schema)',
   expect(run.code, run.output).toBe(0)
 }, 120_000)
 
+/** Families of the methods served since the core ones: their 16 fixtures must pass as well. */
+const ADDED_FAMILIES = ['eth_baseFee', 'eth_capabilities', 'eth_config', 'eth_createAccessList', 'eth_getProof', 'eth_getStorageValues'] as const
+
+test('behavior: the 16 fixtures of eth_getProof, eth_getStorageValues, eth_createAccessList, eth_config, eth_capabilities, eth_baseFee pass (--hive --schema)', async () => {
+  const rc = await startImported()
+  const run = await runFixtures(rc.httpUrl, ['--hive', '--schema', ...ADDED_FAMILIES])
+  expect(run.summary, run.output).toBe('16 passed, 0 failed')
+  expect(run.code, run.output).toBe(0)
+}, 120_000)
+
 test('behavior: over WebSocket every fixture request gets the answer it gets over HTTP', async () => {
   // Two fresh chains, fed the same requests in the same order: one over HTTP, one over WebSocket.
   const [overHttp, overWs] = await Promise.all([startImported(), startImported()])
@@ -60,7 +70,7 @@ test('behavior: every fixture family (counts printed, not required)', async () =
   const lines = [...run.families].sort(([a], [b]) => a.localeCompare(b)).map(([family, c]) => `  ${family.padEnd(40)} ${c.passed} passed, ${c.failed} failed`)
   console.log(`execution-apis fixtures, all families (--hive --schema): ${run.summary}\n${lines.join('\n')}`)
   // The core families are required above; here they must at least not regress when run with the rest.
-  for (const family of CORE_FAMILIES) expect(run.families.get(family)?.failed ?? 0, run.output).toBe(0)
+  for (const family of [...CORE_FAMILIES, ...ADDED_FAMILIES]) expect(run.families.get(family)?.failed ?? 0, run.output).toBe(0)
 }, 120_000)
 
 function connect(url: string): Promise<WebSocket> {

@@ -212,11 +212,13 @@ describe.each(KINDS)('ethers %s', (kind) => {
     expect(await provider.getTransactionReceipt(tx.hash)).toBeNull()
     expect(await provider.getBlockNumber()).toBe(head)
 
+    // tx.wait() is already polling when the block comes.
+    const waiting = tx.wait(1, WAIT_MS)
     await provider.send('evm_mine', [])
+    expect((await waiting)!.blockNumber).toBe(head + 1)
     const receipt = await provider.getTransactionReceipt(tx.hash)
     expect(receipt).toMatchObject({ status: 1, blockNumber: head + 1, index: 0 })
     expect((await provider.getTransaction(tx.hash))!.blockNumber).toBe(head + 1)
-    expect((await tx.wait(1, WAIT_MS))!.blockNumber).toBe(head + 1)
   })
 
   test('behavior: a JsonRpcSigner sends through eth_sendTransaction', async () => {

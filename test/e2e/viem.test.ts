@@ -14,6 +14,7 @@ import {
   encodeFunctionData,
   http,
   keccak256,
+  pad,
   parseAbiItem,
   parseEther,
   toHex,
@@ -26,7 +27,7 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, onTestFinished, test } from 'vitest'
-import { createRingchain, startRingchain } from '../../src/index.js'
+import { createRingchain, startRingchain, type AccountInfo } from '../../src/index.js'
 import { Store, Token, slotOf } from '../fixtures/contracts/artifacts.js'
 import { deferred, ringchainChain, within } from './helpers.js'
 
@@ -93,7 +94,7 @@ function observed(inner: Transport): { transport: Transport; answered(method: st
 async function setup(kind: Kind) {
   let inner: Transport
   let close: () => Promise<void>
-  let accounts
+  let accounts: readonly AccountInfo[]
   if (kind === 'custom') {
     const rc = await createRingchain()
     inner = custom(rc, { retryCount: 0 })
@@ -123,7 +124,6 @@ async function setup(kind: Kind) {
   const publicClient = createPublicClient(common)
   const wallet = createWalletClient({ ...common, account: dev })
   return {
-    kind,
     accounts,
     answered,
     publicClient,
@@ -154,12 +154,15 @@ async function setup(kind: Kind) {
   }
 }
 
-/** The slot of `balances[who]` in Store: keccak256(abi.encode(who, slotOf(balances))). */
-function balancesSlot(who: Address): Hash {
-  return keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [who, slotOf(Store, 'balances')]))
+const word = (value: bigint): Hash => toHex(value, { size: 32 })
+
+/** The slot of `mapping(address => …)[key]` for a mapping at `slot`: keccak256(abi.encode(key, slot)). */
+function mappingSlot(key: Address, slot: Hash): Hash {
+  return keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'bytes32' }], [key, slot]))
 }
 
-const word = (value: bigint): Hash => toHex(value, { size: 32 })
+/** The slot of `balances[who]` in Store. */
+const balancesSlot = (who: Address): Hash => mappingSlot(who, word(slotOf(Store, 'balances')))
 
 describe.each(KINDS)('viem over %s', (kind) => {
   test('behavior: deploys Store, writes, and reads the value slot and a mapping slot', async () => {
@@ -242,7 +245,7 @@ describe.each(KINDS)('viem over %s', (kind) => {
       const hash = await wallet.writeContract({ address: store, abi: Store.abi, functionName: 'store', args: [2n] })
       const logs = await within(got.promise, 5_000, 'the Stored log')
       expect(logs).toHaveLength(1)
-      expect(logs[0]).toMatchObject({ transactionHash: hash, topics: [expect.any(String), `0x${dev.address.slice(2).toLowerCase().padStart(64, '0')}`] })
+      expect(logs[0]).toMatchObject({ transactionHash: hash, topics: [expect.any(String), pad(dev.address).toLowerCase()] })
     } finally {
       await unwatched(unwatch)
     }
@@ -344,8 +347,10 @@ describe.each(KINDS)('viem over %s', (kind) => {
     await expect(publicClient.getTransactionReceipt({ hash })).rejects.toThrow(TransactionReceiptNotFoundError)
     expect(await publicClient.getBlockNumber()).toBe(head)
 
+    // The client is already waiting (polling) when the block comes.
+    const waiting = publicClient.waitForTransactionReceipt({ hash, ...WAIT })
     await testClient.mine({ blocks: 1 })
-    const receipt = await publicClient.waitForTransactionReceipt({ hash, ...WAIT })
+    const receipt = await waiting
     expect(receipt).toMatchObject({ status: 'success', blockNumber: head + 1n, transactionIndex: 0 })
     expect((await publicClient.getTransaction({ hash })).blockNumber).toBe(head + 1n)
   })
@@ -401,19 +406,17 @@ describe('viem over http: the Token fixture', () => {
     const read = (functionName: string, args: readonly unknown[] = []) => publicClient.readContract({ address: token, abi: Token.abi, functionName, args })
     expect([await read('name'), await read('symbol'), await read('decimals'), await read('totalSupply')]).toEqual(['Ring', 'RNG', 18, parseEther('1000')])
 
-    const send = async (hash: Hash) => expect((await publicClient.waitForTransactionReceipt({ hash, ...WAIT })).status).toBe('success')
-    await send(await wallet.writeContract({ address: token, abi: Token.abi, functionName: 'transfer', args: [OTHER, parseEther('10')] }))
-    await send(await wallet.writeContract({ address: token, abi: Token.abi, functionName: 'approve', args: [spender, parseEther('5')] }))
-    await send(await rpcWallet.writeContract({ address: token, abi: Token.abi, functionName: 'transferFrom', args: [dev.address, OTHER, parseEther('2')] }))
+    const succeeds = async (hash: Hash) => expect((await publicClient.waitForTransactionReceipt({ hash, ...WAIT })).status).toBe('success')
+    await succeeds(await wallet.writeContract({ address: token, abi: Token.abi, functionName: 'transfer', args: [OTHER, parseEther('10')] }))
+    await succeeds(await wallet.writeContract({ address: token, abi: Token.abi, functionName: 'approve', args: [spender, parseEther('5')] }))
+    await succeeds(await rpcWallet.writeContract({ address: token, abi: Token.abi, functionName: 'transferFrom', args: [dev.address, OTHER, parseEther('2')] }))
 
-    const mapping = (key: Address, slot: bigint | Hash): Hash =>
-      keccak256(encodeAbiParameters([{ type: 'address' }, { type: typeof slot === 'bigint' ? 'uint256' : 'bytes32' }], [key, slot as never]))
-    const balances = slotOf(Token, '_balances')
     const at = (slot: Hash) => publicClient.getStorageAt({ address: token, slot })
-    expect(await at(mapping(dev.address, balances))).toBe(word(parseEther('988')))
-    expect(await at(mapping(OTHER, balances))).toBe(word(parseEther('12')))
-    // allowance[owner][spender] = keccak256(spender . keccak256(owner . slot))
-    expect(await at(mapping(spender, mapping(dev.address, slotOf(Token, '_allowances'))))).toBe(word(parseEther('3')))
+    const balances = word(slotOf(Token, '_balances'))
+    expect(await at(mappingSlot(dev.address, balances))).toBe(word(parseEther('988')))
+    expect(await at(mappingSlot(OTHER, balances))).toBe(word(parseEther('12')))
+    // _allowances[owner][spender]: the inner mapping sits at the outer mapping's slot for owner.
+    expect(await at(mappingSlot(spender, mappingSlot(dev.address, word(slotOf(Token, '_allowances')))))).toBe(word(parseEther('3')))
     expect(await at(word(slotOf(Token, '_totalSupply')))).toBe(word(parseEther('1000')))
     // A short string keeps its bytes left-aligned and length * 2 in the last byte.
     expect(await at(word(slotOf(Token, '_name')))).toBe(`0x${Buffer.from('Ring').toString('hex').padEnd(62, '0')}08`)

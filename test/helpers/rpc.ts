@@ -1,8 +1,8 @@
 /**
  * Test helpers for end-to-end JSON-RPC: a real ringchain on port 0 (closed when the test ends), raw
  * requests over HTTP (`fetch`) and WebSocket (`ws`), and signed transactions of every type the
- * default fork takes, sent through `eth_sendRawTransaction`. Nothing here goes in-process: what the
- * tests see is what a client sees on the wire.
+ * default fork takes, sent through `eth_sendRawTransaction`. Requests never go in-process (only
+ * signing reads the chain's keys and rules): what the tests see is what a client sees on the wire.
  */
 import {
   TransactionType,
@@ -13,7 +13,7 @@ import {
   createLegacyTx,
   type TypedTransaction,
 } from '@ethereumjs/tx'
-import { bytesToHex, eoaCode7702SignAuthorization, setLengthLeft } from '@ethereumjs/util'
+import { bytesToHex, eoaCode7702SignAuthorization, hexToBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { onTestFinished } from 'vitest'
 import { WebSocket } from 'ws'
@@ -173,14 +173,17 @@ export interface TxFields {
   readonly accessList?: readonly { address: Hex; storageKeys: Hex[] }[]
   /** 4844: the blob fee cap (default 1 gwei); the transaction carries one blob. */
   readonly maxFeePerBlobGas?: bigint
-  /** 7702: the dev account that signs the authorization, and the code it delegates to. */
+  /**
+   * 7702: the dev account that signs the authorization (default: the sender) and the address it
+   * delegates to (default: `to`). The authorization carries nonce 0: the authority's first.
+   */
   readonly authority?: number
   readonly delegate?: Hex
 }
 
 /** Gas price of legacy and 2930 transactions, and fee cap of the others, unless given: 10 gwei. */
 export const FEE_CAP = 10_000_000_000n
-/** Tip of 1559 and 7702 transactions unless given: 1 gwei. */
+/** Tip of 1559, 4844 and 7702 transactions unless given: 1 gwei. */
 export const TIP = 1_000_000_000n
 
 /**
@@ -279,12 +282,5 @@ export function word(value: bigint): Hex {
 
 /** The storage slot of `mapping[key]` for a mapping at `slot` (Solidity's rule, service.md §4.2). */
 export function mappingSlot(key: bigint, slot: bigint): Hex {
-  const preimage = new Uint8Array(64)
-  preimage.set(setLengthLeft(hexBytes(word(key)), 32), 0)
-  preimage.set(setLengthLeft(hexBytes(word(slot)), 32), 32)
-  return bytesToHex(keccak_256(preimage)) as Hex
-}
-
-function hexBytes(hex: Hex): Uint8Array {
-  return Uint8Array.from(Buffer.from(hex.slice(2), 'hex'))
+  return bytesToHex(keccak_256(hexToBytes(`${word(key)}${word(slot).slice(2)}`))) as Hex
 }

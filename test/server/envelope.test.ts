@@ -213,8 +213,11 @@ describe('envelope errors', () => {
   test('error: an internal failure is -32603 with a generic message: no stack trace on the wire', async () => {
     const rc = await start()
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
-    // evm_increaseTime with an object: a plain TypeError/RangeError inside the handler.
-    const { answer, json } = await exchange(rc, JSON.stringify(request(1, 'evm_increaseTime', [{}])))
+    // A bug inside the chain: a plain TypeError thrown from under a handler.
+    rc.chain.mine = () => {
+      throw new TypeError('boom at Chain.mine (chain.ts:1:1)')
+    }
+    const { answer, json } = await exchange(rc, JSON.stringify(request(1, 'evm_mine', [])))
     expect(json).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'internal error' } })
     expect(answer.text).not.toMatch(/\bat |\.ts:|\.js:|Error\b/)
     // The detail goes to the log instead.

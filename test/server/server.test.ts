@@ -625,10 +625,15 @@ describe('limits', { timeout: 5_000 }, () => {
     expect(received).toMatch(/^HTTP\/1\.1 408/)
   })
 
-  test('behavior: maxConnections drops connections over the limit', async () => {
+  test('behavior: maxConnections answers connections over the limit 503, and keeps serving the others', async () => {
     const server = await start(echo, { maxConnections: 1 })
     const ws = await openWs(server.urls(KEY).wsUrl)
-    await expect(post(server.urls(KEY).httpUrl, '{}')).rejects.toThrow()
+    const res = await post(server.urls(KEY).httpUrl, '{}')
+    expect(res.status).toBe(503)
+    expect(res.headers.get('connection')).toBe('close')
+    expect(await res.text()).toMatchInlineSnapshot(
+      `"{"jsonrpc":"2.0","id":null,"error":{"code":-32005,"message":"too many connections: limit 1; close idle clients or raise maxConnections"}}"`,
+    )
     ws.send('still served')
     expect(await nextMessage(ws)).toBe('still served')
   })

@@ -1,0 +1,792 @@
+/**
+ * The simulated chain: VM, block ring, pool, transaction index, mining, time and snapshots.
+ *
+ * Owns: accepting transactions into the pool, mining them into blocks (automine, interval, manual),
+ * the ring of the latest `window` blocks and everything they own, resolving block references,
+ * state reads at any block of the window, calls, test-control writes, and whole-chain snapshots.
+ * Every operation that changes the chain runs one at a time (`#exclusive`); reads are synchronous
+ * and see either the chain before or after a block, never half of one.
+ * Leaves to others: state storage and history (`state.ts`), the VM's journal (`stateManager.ts`),
+ * admission rules (`validate.ts`), receipts (`receipts.ts`), and all of JSON-RPC (`src/rpc/`).
+ */
+import { createBlock } from '@ethereumjs/block';
+import { createTx } from '@ethereumjs/tx';
+import { Address, KECCAK256_NULL, bytesToUnprefixedHex, hexToBytes, setLengthLeft, unpadBytes, } from '@ethereumjs/util';
+import { buildBlock, createVM } from '@ethereumjs/vm';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { createAccessList } from './accessList.js';
+import { Clock, DETERMINISTIC_GENESIS_TIMESTAMP } from './clock.js';
+import { BlockOutOfWindowError, ExecutionFailedError, ExecutionRevertedError, FutureBlockError, InvalidInputError, UnknownBlockError, } from './errors.js';
+import { DEFAULT_HARDFORK, DEFAULT_MNEMONIC, createDevCommon, deriveAccounts, devAlloc, devGenesisBlock, } from './genesis.js';
+import { TxPool } from './pool.js';
+import { PreimageStore } from './preimages.js';
+import { buildIncluded } from './receipts.js';
+import { EMPTY, WorldState, emptyChanges, newAccount } from './state.js';
+import { RingStateManager } from './stateManager.js';
+import { StorageWriteRecorder, accountSlots, blockChanges } from './storageChanges.js';
+import { SYSTEM_CONTRACTS } from './systemContracts.js';
+import { checkAdmission, decodeRawTransaction, upfrontCost } from './validate.js';
+const ZERO32 = new Uint8Array(32);
+/** The longest delay a Node timer takes as it is. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const DEFAULTS = {
+    chainId: 31337n,
+    blockGasLimit: 30000000n,
+    baseFee: 1000000000n,
+    accounts: 10,
+    balance: 10000n * 10n ** 18n,
+    window: 128,
+    safeLag: 32,
+    finalizedLag: 64,
+};
+export class Chain {
+    common;
+    accounts;
+    window;
+    safeLag;
+    finalizedLag;
+    /** The genesis block's hash and time (fork ids start from them), kept after genesis leaves the window. */
+    genesis;
+    #world;
+    #pool = new TxPool();
+    #clock;
+    #sm;
+    #vm;
+    #settings;
+    #keccak;
+    #logger;
+    /** Keccak preimages and per-transaction storage writes, recorded while blocks are mined (storage inspection). */
+    #preimages;
+    #writes;
+    #ring = [];
+    #byHash = new Map();
+    #txIndex = new Map();
+    /** Hashes of the last 256 blocks, for BLOCKHASH even when the window is smaller. */
+    #recentHashes = new Map();
+    #mining;
+    #timer;
+    #queue = Promise.resolve();
+    #snapshots = new Map();
+    #nextSnapshotId = 1;
+    #listeners = { block: new Set(), pending: new Set() };
+    #closed = false;
+    constructor(init) {
+        const o = init.options;
+        this.common = init.common;
+        this.accounts = init.accounts;
+        this.genesis = init.genesis;
+        this.#world = init.world;
+        this.#clock = init.clock;
+        this.#sm = init.sm;
+        this.#vm = init.vm;
+        this.#preimages = init.preimages;
+        this.#writes = init.writes;
+        this.window = o.window ?? DEFAULTS.window;
+        this.safeLag = o.safeLag ?? DEFAULTS.safeLag;
+        this.finalizedLag = o.finalizedLag ?? DEFAULTS.finalizedLag;
+        this.#settings = { gasLimit: o.blockGasLimit ?? DEFAULTS.blockGasLimit, coinbase: o.coinbase ?? new Uint8Array(20), nextBaseFee: undefined };
+        this.#keccak = init.common.customCrypto.keccak256 ?? keccak_256;
+        this.#logger = o.logger ?? { error: (m) => process.stderr.write(`ringchain: ${m}\n`) };
+        this.#mining = o.mining ?? { mode: 'auto' };
+    }
+    /** Creates a dev chain: genesis with funded dev accounts and the system contracts its fork needs. */
+    static async create(options = {}) {
+        const window = options.window ?? DEFAULTS.window;
+        if (!Number.isInteger(window) || window < 1)
+            throw new InvalidInputError('window must be a positive integer');
+        const common = createDevCommon({
+            chainId: options.chainId ?? DEFAULTS.chainId,
+            hardfork: options.hardfork ?? DEFAULT_HARDFORK,
+            ...(options.customCrypto === undefined ? {} : { customCrypto: options.customCrypto }),
+        });
+        const accounts = deriveAccounts(options.mnemonic ?? DEFAULT_MNEMONIC, options.accounts ?? DEFAULTS.accounts);
+        const deterministic = options.deterministic;
+        const clock = new Clock(deterministic === undefined || deterministic === false
+            ? undefined
+            : {
+                genesisTimestamp: (deterministic === true ? undefined : deterministic.genesisTimestamp) ?? DETERMINISTIC_GENESIS_TIMESTAMP,
+                blockTime: (deterministic === true ? undefined : deterministic.blockTime) ?? 12n,
+            });
+        const world = new WorldState(common);
+        const alloc = devAlloc(accounts, options.balance ?? DEFAULTS.balance);
+        addSystemContracts(alloc, common);
+        await commitGenesis(world, alloc);
+        const genesis = devGenesisBlock(common, {
+            stateRoot: world.root,
+            gasLimit: options.blockGasLimit ?? DEFAULTS.blockGasLimit,
+            baseFee: options.baseFee ?? DEFAULTS.baseFee,
+            timestamp: clock.genesisTimestamp(),
+        });
+        const record = { block: genesis, hash: genesis.hash(), number: 0n, transactions: [], logs: [], size: genesis.serialize().length };
+        return Chain.assemble({ common, accounts, world, clock, blocks: [record], options });
+    }
+    /**
+     * Wires a chain around a world state whose head is the last of `blocks` (genesis, or the blocks
+     * of an imported chain, oldest first; only the last `window` are kept).
+     * @internal for `import.ts`
+     */
+    static async assemble(init) {
+        const { common, accounts, world, clock, options } = init;
+        const keccak = common.customCrypto.keccak256 ?? keccak_256;
+        const sm = new RingStateManager(world.head, { keccak, computeRoot: (c) => world.computeRoot(c) });
+        let chain;
+        const blockchain = {
+            getBlock: async (number) => {
+                const hash = chain === undefined ? undefined : chain.#recentHashes.get(BigInt(number));
+                return { hash: () => hash ?? ZERO32 };
+            },
+            putBlock: async () => { },
+            shallowCopy() {
+                return this;
+            },
+        };
+        // The mining VM records what KECCAK256 hashes and what SSTORE writes (storage inspection); calls run without.
+        const preimages = new PreimageStore();
+        const writes = new StorageWriteRecorder((address, slot) => sm.storageValue(address, slot));
+        const customOpcodes = [preimages.opcode(common), writes.opcode(common)];
+        const vm = await createVM({ common, stateManager: sm, blockchain: blockchain, evmOpts: { customOpcodes } });
+        writes.attach(vm);
+        const first = init.genesis ?? init.blocks[0];
+        const genesis = { hash: first.hash, timestamp: first.block.header.timestamp };
+        chain = new Chain({ common, accounts, world, clock, sm, vm, preimages, writes, options, genesis });
+        for (const record of init.blocks)
+            chain.#push(record);
+        chain.#startTimer();
+        return chain;
+    }
+    // --- the window --------------------------------------------------------------------------
+    get head() {
+        return this.#ring[this.#ring.length - 1];
+    }
+    /** The oldest block still in the window. */
+    get oldest() {
+        return this.#ring[0];
+    }
+    blockByNumber(number) {
+        const index = Number(number - this.oldest.number);
+        return index >= 0 && index < this.#ring.length ? this.#ring[index] : undefined;
+    }
+    blockByHash(hash) {
+        return this.#byHash.get(bytesToUnprefixedHex(hash));
+    }
+    /** Number of the block a tag names (`pending` names the head here; see `pendingBlock`). */
+    tagNumber(tag) {
+        const head = this.head.number;
+        const floor = this.oldest.number;
+        const lagged = (lag) => {
+            const n = head - BigInt(lag);
+            return n < floor ? floor : n;
+        };
+        switch (tag) {
+            case 'latest':
+            case 'pending':
+                return head;
+            case 'earliest':
+                return floor;
+            case 'safe':
+                return lagged(this.safeLag);
+            case 'finalized':
+                return lagged(this.finalizedLag);
+        }
+    }
+    /**
+     * The block a reference names. A number before the window: `BlockOutOfWindowError`; after the
+     * head: `FutureBlockError`; an unknown hash: `UnknownBlockError`.
+     */
+    resolveBlock(ref) {
+        if (ref.kind === 'hash') {
+            const found = this.blockByHash(ref.hash);
+            if (found === undefined)
+                throw new UnknownBlockError();
+            return found;
+        }
+        const number = ref.kind === 'tag' ? this.tagNumber(ref.tag) : ref.number;
+        if (number > this.head.number)
+            throw new FutureBlockError(number);
+        const found = this.blockByNumber(number);
+        if (found === undefined)
+            throw new BlockOutOfWindowError(number, this.oldest.number, this.head.number);
+        return found;
+    }
+    /** The state as of a block reference; `pending` is the head plus the executable pool transactions. */
+    async stateAt(ref) {
+        if (ref.kind === 'tag' && ref.tag === 'pending')
+            return (await this.pendingBlock()).state;
+        // By number, not "the head": a view stays on its block while later blocks are mined.
+        return this.#world.at(this.resolveBlock(ref).number);
+    }
+    /** Synchronous state view for references other than `pending`. */
+    stateAtBlock(record) {
+        return record === this.head ? this.#world.head : this.#world.at(record.number);
+    }
+    // --- transactions -------------------------------------------------------------------------
+    /** A transaction by hash: pending, included in a block of the window, or unknown (undefined). */
+    lookupTransaction(hash) {
+        const key = bytesToUnprefixedHex(hash);
+        const included = this.#txIndex.get(key);
+        if (included !== undefined)
+            return { status: 'included', included };
+        const pending = this.#pool.get(key);
+        if (pending !== undefined)
+            return { status: 'pending', pending };
+        return undefined;
+    }
+    /** Decodes, validates and pools a signed raw transaction; mines it at once in automine mode. */
+    async sendRawTransaction(raw) {
+        const tx = decodeRawTransaction(raw, this.common, this.blockGasLimit);
+        return this.addTransaction(tx);
+    }
+    /** Pools a decoded transaction (signed, or with an impersonated sender). */
+    async addTransaction(tx, sender) {
+        return this.#exclusive(async () => {
+            const from = sender ?? tx.getSenderAddress();
+            const fromKey = bytesToUnprefixedHex(from.bytes);
+            const hash = tx.hash();
+            const hashKey = bytesToUnprefixedHex(hash);
+            checkAdmission(tx, from, {
+                blockGasLimit: this.blockGasLimit,
+                nextBaseFee: this.nextBaseFee(),
+                account: this.#world.head.account(fromKey),
+                existing: this.#pool.at(fromKey, tx.nonce),
+                known: this.#pool.get(hashKey) !== undefined || this.#txIndex.has(hashKey),
+            });
+            const entry = { tx, hash, from: from.bytes, seq: this.#pool.nextSeq() };
+            this.#pool.add(entry);
+            this.#pendingCache = undefined;
+            for (const listener of this.#listeners.pending)
+                listener(entry);
+            if (this.#mining.mode === 'auto')
+                await this.#automine();
+            return hash;
+        });
+    }
+    /** Removes a pending transaction; true if it was pending. */
+    async dropTransaction(hash) {
+        return this.#exclusive(async () => {
+            this.#pendingCache = undefined;
+            return this.#pool.remove(bytesToUnprefixedHex(hash));
+        });
+    }
+    /** The pool, split into executable and queued transactions per sender. */
+    poolContent() {
+        return this.#pool.content(this.#nonceOf);
+    }
+    /** The nonce the next transaction of `address` should carry, counting its executable pool transactions. */
+    pendingNonce(address) {
+        const key = bytesToUnprefixedHex(address);
+        return this.#nonceOf(key) + BigInt(this.#pool.executableOf(key, this.#nonceOf).length);
+    }
+    /** Base fee of the next block (undefined before London). */
+    nextBaseFee() {
+        const header = this.head.block.header;
+        if (!this.common.isActivatedEIP(1559))
+            return undefined;
+        return this.#settings.nextBaseFee ?? header.calcNextBaseFee();
+    }
+    /** Gas limit of the blocks to come. */
+    get blockGasLimit() {
+        return this.#settings.gasLimit;
+    }
+    get blockSettings() {
+        return this.#settings;
+    }
+    /**
+     * Changes what the blocks to come are built with (anvil's `evm_setBlockGasLimit`, `anvil_setCoinbase`,
+     * `anvil_setNextBlockBaseFeePerGas`). A next base fee needs EIP-1559 and holds for one block.
+     */
+    async setBlockSettings(changes) {
+        if (changes.gasLimit !== undefined && changes.gasLimit <= 0n)
+            throw new InvalidInputError('block gas limit must be greater than 0');
+        if (changes.coinbase !== undefined && changes.coinbase.length !== 20)
+            throw new InvalidInputError('coinbase must be a 20-byte address');
+        if (changes.nextBaseFee !== undefined && !this.common.isActivatedEIP(1559)) {
+            throw new InvalidInputError('a next block base fee needs EIP-1559 (London or later)');
+        }
+        await this.#exclusive(async () => {
+            this.#settings = { ...this.#settings, ...changes };
+            this.#pendingCache = undefined;
+        });
+    }
+    /**
+     * Spaces every next block's timestamp `seconds` after its parent's (`undefined`: back to the
+     * clock); returns whether an interval was set before.
+     */
+    async setBlockTimestampInterval(seconds) {
+        return this.#exclusive(async () => {
+            const had = this.#clock.setInterval(seconds);
+            this.#pendingCache = undefined;
+            return had;
+        });
+    }
+    // --- mining -------------------------------------------------------------------------------
+    get miningMode() {
+        return this.#mining;
+    }
+    async setMiningMode(mode) {
+        if (mode.mode === 'interval' && (!Number.isFinite(mode.blockTimeMs) || mode.blockTimeMs <= 0)) {
+            throw new InvalidInputError('interval mining needs a block time above 0 ms');
+        }
+        await this.#exclusive(async () => {
+            this.#mining = mode;
+            this.#startTimer();
+            if (mode.mode === 'auto')
+                await this.#automine();
+        });
+    }
+    /**
+     * Mines `count` blocks; the first takes the executable pool transactions that fit, and so does
+     * each next one while any are left. `interval` spaces the timestamps by that many seconds.
+     */
+    async mine(count = 1n, interval) {
+        if (count < 0n)
+            throw new InvalidInputError('block count cannot be negative');
+        return this.#exclusive(async () => {
+            const mined = [];
+            for (let i = 0n; i < count; i++) {
+                const record = await this.#mineBlock(this.#pool.ordered(this.#nonceOf, this.nextBaseFee()), interval);
+                // Only the last `window` blocks can be kept anyway: don't hold more in memory.
+                mined.push(record);
+                if (mined.length > this.window)
+                    mined.shift();
+            }
+            return mined;
+        });
+    }
+    #pendingCache;
+    /**
+     * The block the pool would make now, on top of the head (not part of the chain), with its state.
+     * Built once and kept until the head or the pool changes.
+     */
+    async pendingBlock() {
+        const cached = this.#pendingCache;
+        if (cached !== undefined && cached.head === this.head.hash)
+            return cached;
+        return this.#exclusive(async () => {
+            const sm = new RingStateManager(this.#world.head, { keccak: this.#keccak, computeRoot: (c) => this.#world.computeRoot(c) });
+            const vm = await createVM({ common: this.common, stateManager: sm, blockchain: this.#vm.blockchain });
+            const txs = this.#pool.ordered(this.#nonceOf, this.nextBaseFee());
+            const { block, senders, results } = await this.#build(vm, sm, txs, this.#clock.state().next ?? this.#peekTimestamp());
+            const { transactions, logs } = buildIncluded(block, senders, results);
+            const record = { block, hash: block.hash(), number: block.header.number, transactions, logs, size: block.serialize().length };
+            const state = {
+                account: (a) => sm.accountRecord(a),
+                storage: (a, s) => sm.storageValue(a, s),
+                code: (h) => sm.codeOf(hexToBytes(`0x${h}`)),
+            };
+            const built = { head: this.head.hash, record, state };
+            this.#pendingCache = built;
+            return built;
+        });
+    }
+    #peekTimestamp() {
+        const parent = this.head.block.header.timestamp;
+        const interval = this.#clock.state().interval;
+        if (interval !== undefined)
+            return parent + (interval > 0n ? interval : 1n);
+        const now = BigInt(Math.floor(Date.now() / 1000));
+        return this.#clock.deterministic ? parent + 12n : now > parent ? now : parent + 1n;
+    }
+    async #automine() {
+        for (;;) {
+            const next = this.#pool.ordered(this.#nonceOf, this.nextBaseFee())[0];
+            if (next === undefined)
+                return;
+            const before = this.#pool.size;
+            await this.#mineBlock([next]);
+            if (this.#pool.size === before)
+                return; // it could not be included: leave it pending
+        }
+    }
+    async #mineBlock(candidates, interval) {
+        const timestamp = this.#clock.next(this.head.block.header.timestamp, interval);
+        this.#sm.reset(this.#world.head);
+        this.#preimages.discard();
+        this.#writes.discard();
+        const { block, senders, results, included, dropped } = await this.#build(this.#vm, this.#sm, candidates, timestamp);
+        // A base fee set for the next block was that block's alone.
+        if (this.#settings.nextBaseFee !== undefined)
+            this.#settings = { ...this.#settings, nextBaseFee: undefined };
+        const computed = await this.#sm.computeRoot();
+        await this.#world.commit(this.#sm.changes, computed, block.header.number);
+        this.#preimages.commit(block.header.number, this.#world.changedSlots(block.header.number));
+        this.#sm.reset();
+        for (const entry of [...included, ...dropped])
+            this.#pool.remove(bytesToUnprefixedHex(entry.hash));
+        const { transactions, logs } = buildIncluded(block, senders, results);
+        const record = { block, hash: block.hash(), number: block.header.number, transactions, logs, size: block.serialize().length };
+        this.#writes.finishBlock(record);
+        this.#push(record);
+        this.#pool.prune(this.#nonceOf);
+        this.#pendingCache = undefined;
+        for (const listener of this.#listeners.block)
+            listener(record);
+        return record;
+    }
+    /** Runs `candidates` into a new block on `vm`; skips those that cannot run now. */
+    async #build(vm, sm, candidates, timestamp) {
+        const parent = this.head.block;
+        const headerData = {
+            number: parent.header.number + 1n,
+            timestamp,
+            gasLimit: this.#settings.gasLimit,
+            coinbase: new Address(this.#settings.coinbase),
+        };
+        if (this.#settings.nextBaseFee !== undefined && this.common.isActivatedEIP(1559))
+            headerData.baseFeePerGas = this.#settings.nextBaseFee;
+        if (this.common.consensusType() === 'pos')
+            headerData.mixHash = this.#keccak(parent.hash());
+        else
+            headerData.difficulty = parent.header.difficulty;
+        if (this.common.isActivatedEIP(4788))
+            headerData.parentBeaconBlockRoot = ZERO32;
+        const builder = await buildBlock(vm, {
+            parentBlock: parent,
+            headerData,
+            ...(this.common.isActivatedEIP(4895) ? { withdrawals: [] } : {}),
+            blockOpts: { putBlockIntoBlockchain: false, common: this.common },
+        });
+        const senders = [];
+        const results = [];
+        const included = [];
+        const dropped = [];
+        const baseFee = this.nextBaseFee();
+        const blocked = new Set();
+        for (const entry of candidates) {
+            const from = bytesToUnprefixedHex(entry.from);
+            if (blocked.has(from))
+                continue;
+            const tx = entry.tx;
+            const account = sm.accountRecord(from);
+            const skip = tx.gasLimit > this.blockGasLimit - builder.gasUsed ||
+                (account?.nonce ?? 0n) !== tx.nonce ||
+                (baseFee !== undefined && ('maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice) < baseFee) ||
+                (account?.balance ?? 0n) < upfrontCost(tx);
+            if (skip) {
+                // A sender's later nonces cannot run before this one.
+                blocked.add(from);
+                continue;
+            }
+            try {
+                const result = await builder.addTransaction(tx, { skipHardForkValidation: true });
+                results.push(result);
+                senders.push(entry.from);
+                included.push(entry);
+            }
+            catch (e) {
+                blocked.add(from);
+                if (/blob gas limit|remaining gas/.test(e.message))
+                    continue;
+                dropped.push(entry);
+                this.#logger.error(`dropped transaction 0x${bytesToUnprefixedHex(entry.hash)}: ${e.message}`);
+            }
+        }
+        const { block } = await builder.build();
+        return { block, senders, results, included, dropped };
+    }
+    #push(record) {
+        this.#ring.push(record);
+        this.#byHash.set(bytesToUnprefixedHex(record.hash), record);
+        for (const included of record.transactions)
+            this.#txIndex.set(bytesToUnprefixedHex(included.hash), included);
+        this.#recentHashes.set(record.number, record.hash);
+        this.#recentHashes.delete(record.number - 256n);
+        while (this.#ring.length > this.window) {
+            const old = this.#ring.shift();
+            this.#byHash.delete(bytesToUnprefixedHex(old.hash));
+            for (const included of old.transactions)
+                this.#txIndex.delete(bytesToUnprefixedHex(included.hash));
+            this.#world.evict(old.number);
+        }
+        const oldest = this.oldest.number;
+        this.#preimages.sweep({ oldest, head: this.#world.head.storage, atOldest: (a, s) => this.#world.storageAt(a, s, oldest) });
+    }
+    #nonceOf = (sender) => this.#world.head.account(sender)?.nonce ?? 0n;
+    #startTimer() {
+        if (this.#timer !== undefined)
+            clearInterval(this.#timer);
+        this.#timer = undefined;
+        if (this.#mining.mode !== 'interval' || this.#closed)
+            return;
+        this.#timer = setInterval(() => {
+            this.mine(1n).catch((e) => this.#logger.error(`interval mining failed: ${e.message}`));
+            // Node runs a longer delay than 2^31-1 ms (24.8 days) after 1 ms instead: cap it, never shorten it.
+        }, Math.min(this.#mining.blockTimeMs, MAX_TIMER_MS));
+        // A closing process must never wait for the next block.
+        this.#timer.unref();
+    }
+    // --- storage inspection -------------------------------------------------------------------
+    /** The non-zero slots of an account at a block of the window, each with how it was computed when the recorded preimages tell. */
+    storageSlots(address, record) {
+        const key = bytesToUnprefixedHex(address);
+        return [...accountSlots(this.#world, key, record.number, this.head.number)].map(([slot, value]) => ({ slot, value, derivation: this.#preimages.derivation(key, slot) }));
+    }
+    /** The storage changes a block of the window made (system calls and test-control writes included). */
+    blockStorageChanges(record) {
+        return blockChanges(this.#world, record.number).map((w) => this.#named(w));
+    }
+    /** The storage changes an included transaction made; undefined when its block was imported rather than mined here. */
+    transactionStorageChanges(included) {
+        const record = this.blockByNumber(included.blockNumber);
+        return record === undefined ? undefined : this.#writes.writesOf(record, included.index)?.map((w) => this.#named(w));
+    }
+    #named(write) {
+        return { ...write, derivation: this.#preimages.derivation(write.address, write.slot) };
+    }
+    // --- time ---------------------------------------------------------------------------------
+    /** Moves time forward; returns the total offset in seconds. */
+    async increaseTime(seconds) {
+        return this.#exclusive(async () => this.#clock.increaseTime(seconds));
+    }
+    /** The next block gets exactly `timestamp`. */
+    async setNextBlockTimestamp(timestamp) {
+        await this.#exclusive(async () => this.#clock.setNextTimestamp(timestamp, this.head.block.header.timestamp));
+    }
+    // --- calls --------------------------------------------------------------------------------
+    /** Runs a call against the state of `ref` without changing anything. */
+    async call(params, ref) {
+        const { result } = await this.#runCall(params, ref, params.gas);
+        const error = result.execResult.exceptionError;
+        if (error !== undefined)
+            throw callError(error.error, result.execResult.returnValue);
+        return { returnValue: result.execResult.returnValue, gasUsed: result.execResult.executionGasUsed };
+    }
+    /** The least gas with which the call succeeds, found by binary search as geth does. */
+    async estimateGas(params, ref) {
+        const cap = params.gas ?? this.#callGasCap();
+        const first = await this.#runCall(params, ref, cap);
+        const failure = first.result.execResult.exceptionError;
+        if (failure !== undefined)
+            throw callError(failure.error, first.result.execResult.returnValue);
+        const intrinsic = first.intrinsic;
+        // Nothing ran (a transfer to an account without code): the intrinsic gas is exact, as geth's plain-transfer shortcut answers.
+        if (first.result.execResult.executionGasUsed === 0n)
+            return intrinsic;
+        let lo = intrinsic + first.result.execResult.executionGasUsed - 1n;
+        let hi = cap;
+        // Optimistic guess: what it used plus the 63/64 reserve; most calls succeed with it.
+        const guess = ((intrinsic + first.result.execResult.executionGasUsed + (first.result.execResult.gasRefund ?? 0n) + 2300n) * 64n) / 63n;
+        if (guess < hi) {
+            const probe = await this.#runCall(params, ref, guess);
+            if (probe.result.execResult.exceptionError === undefined)
+                hi = guess;
+            else
+                lo = guess;
+        }
+        while (hi - lo > 1n && (hi - lo) * 1000n > hi * 15n) {
+            const mid = (lo + hi) / 2n;
+            const probe = await this.#runCall(params, ref, mid);
+            if (probe.result.execResult.exceptionError === undefined)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        return hi;
+    }
+    /** The access list of a call at `ref`, found as geth's `eth_createAccessList` finds it (see `accessList.ts`). */
+    async createAccessList(params, ref) {
+        const state = await this.stateAt(ref);
+        const record = ref.kind === 'tag' && ref.tag === 'pending' ? (await this.pendingBlock()).record : this.resolveBlock(ref);
+        return createAccessList(params, {
+            common: this.common,
+            state,
+            header: record.block.header,
+            blockchain: this.#vm.blockchain,
+            keccak: this.#keccak,
+            defaultGas: this.#callGasCap(),
+            // What eth_maxPriorityFeePerGas and, before London, eth_gasPrice suggest.
+            suggestedTip: 1000000000n,
+            suggestedGasPrice: 1000000000n,
+        });
+    }
+    /**
+     * EIP-1186 proof of an account and some of its 32-byte slots at `ref`: any block of the window
+     * (see `WorldState.prove` for what an older block costs) or the pending block.
+     */
+    async proof(address, slots, ref) {
+        const key = bytesToUnprefixedHex(address);
+        const slotKeys = slots.map((slot) => bytesToUnprefixedHex(setLengthLeft(slot, 32)));
+        if (ref.kind === 'tag' && ref.tag === 'pending') {
+            // The pending block's trie nodes are in the shared node map until the next rebuild, which
+            // only a new block or a state write (each dropping that pending block) triggers: if one came
+            // in between, prove the pending block built after it.
+            for (let attempt = 0;; attempt++) {
+                const { record } = await this.pendingBlock();
+                const proof = this.#world.proveAtRoot(record.block.header.stateRoot, key, slotKeys);
+                if (proof !== undefined)
+                    return proof;
+                if (attempt > 0)
+                    throw new Error('the pending state changed while it was being proven');
+            }
+        }
+        return this.#world.prove(key, slotKeys, this.resolveBlock(ref).number);
+    }
+    /** Gas of a call that names none: the block gas limit, capped as EIP-7825 (Osaka) caps a transaction (geth too). */
+    #callGasCap() {
+        const txCap = 1n << 24n;
+        return this.common.isActivatedEIP(7825) && this.blockGasLimit > txCap ? txCap : this.blockGasLimit;
+    }
+    async #runCall(params, ref, gas) {
+        const state = await this.stateAt(ref);
+        const record = ref.kind === 'tag' && ref.tag === 'pending' ? (await this.pendingBlock()).record : this.resolveBlock(ref);
+        const sm = new RingStateManager(state, { keccak: this.#keccak });
+        const vm = await createVM({ common: this.common, stateManager: sm, blockchain: this.#vm.blockchain });
+        const from = new Address(params.from ?? new Uint8Array(20));
+        const gasLimit = gas ?? this.#callGasCap();
+        const txData = {
+            nonce: sm.accountRecord(bytesToUnprefixedHex(from.bytes))?.nonce ?? 0n,
+            gasLimit,
+            value: params.value ?? 0n,
+            data: params.data ?? EMPTY,
+            ...(params.to === undefined ? {} : { to: params.to }),
+        };
+        const intrinsicTx = createTx(txData, { common: this.common });
+        const intrinsic = intrinsicTx.getIntrinsicGas();
+        if (gasLimit < intrinsic) {
+            throw new ExecutionFailedError(`intrinsic gas too low: gas ${gasLimit}, minimum needed ${intrinsic}`);
+        }
+        const header = record.block.header;
+        const gasPrice = params.gasPrice ?? params.maxFeePerGas ?? 0n;
+        // A call that pays nothing sees a base fee of 0, as in geth (its NoBaseFee rule for calls).
+        const baseFee = gasPrice === 0n && header.baseFeePerGas !== undefined ? { baseFeePerGas: 0n } : {};
+        const result = await vm.evm.runCall({
+            caller: from,
+            origin: from,
+            ...(params.to === undefined ? {} : { to: new Address(params.to) }),
+            value: params.value ?? 0n,
+            data: params.data ?? EMPTY,
+            gasLimit: gasLimit - intrinsic,
+            gasPrice,
+            block: createBlock({ header: { ...header.toJSON(), number: header.number, timestamp: header.timestamp, ...baseFee } }, { common: this.common, skipConsensusFormatValidation: true }),
+            skipBalance: true,
+        });
+        return { result: { execResult: result.execResult }, intrinsic };
+    }
+    // --- test control -------------------------------------------------------------------------
+    async setBalance(address, balance) {
+        await this.#modify(address, (a) => ({ ...a, balance }));
+    }
+    async setNonce(address, nonce) {
+        await this.#modify(address, (a) => ({ ...a, nonce }));
+    }
+    async setCode(address, code) {
+        const codeHash = code.length === 0 ? KECCAK256_NULL : this.#keccak(code);
+        await this.#modify(address, (a) => ({ ...a, codeHash, codeSize: code.length }), (c) => c.code.set(bytesToUnprefixedHex(codeHash), code));
+    }
+    /** Writes a 32-byte word at `slot` (the value is left-padded to 32 bytes). */
+    async setStorageAt(address, slot, value) {
+        await this.#modify(address, (a) => a, (c) => {
+            c.storage.set(bytesToUnprefixedHex(address), new Map([[bytesToUnprefixedHex(setLengthLeft(slot, 32)), unpadBytes(value)]]));
+        });
+    }
+    /** Changes the head state in place (as anvil and Hardhat do), keeping reads at older blocks right. */
+    async #modify(address, update, extra) {
+        await this.#exclusive(async () => {
+            const key = bytesToUnprefixedHex(address);
+            const changes = emptyChanges();
+            changes.accounts.set(key, update(this.#world.head.account(key) ?? newAccount()));
+            extra?.(changes);
+            const computed = await this.#world.computeRoot(changes);
+            await this.#world.commit(changes, computed, this.head.number);
+            this.#pendingCache = undefined;
+            if (this.#mining.mode === 'auto')
+                await this.#automine();
+        });
+    }
+    // --- snapshots ----------------------------------------------------------------------------
+    /** Takes a snapshot of the whole chain; returns its id. */
+    async snapshot() {
+        return this.#exclusive(async () => {
+            const id = this.#nextSnapshotId++;
+            this.#snapshots.set(id, {
+                world: this.#world.snapshot(),
+                ring: [...this.#ring],
+                pool: this.#pool.snapshot(),
+                clock: this.#clock.state(),
+                mining: this.#mining,
+                settings: this.#settings,
+                recentHashes: new Map(this.#recentHashes),
+                preimages: this.#preimages.snapshot(),
+            });
+            return id;
+        });
+    }
+    /** Puts the whole chain back as it was at snapshot `id`; false if there is no such snapshot. The snapshot stays usable. */
+    async revert(id) {
+        return this.#exclusive(async () => {
+            const snapshot = this.#snapshots.get(id);
+            if (snapshot === undefined)
+                return false;
+            await this.#world.restore(snapshot.world);
+            this.#ring = [...snapshot.ring];
+            this.#byHash = new Map(this.#ring.map((r) => [bytesToUnprefixedHex(r.hash), r]));
+            this.#txIndex = new Map(this.#ring.flatMap((r) => r.transactions.map((t) => [bytesToUnprefixedHex(t.hash), t])));
+            this.#recentHashes = new Map(snapshot.recentHashes);
+            this.#preimages.restore(snapshot.preimages);
+            this.#pool.restore(snapshot.pool);
+            this.#clock.restore(snapshot.clock);
+            this.#mining = snapshot.mining;
+            this.#settings = snapshot.settings;
+            this.#pendingCache = undefined;
+            this.#startTimer();
+            return true;
+        });
+    }
+    // --- events and lifecycle -----------------------------------------------------------------
+    on(event, listener) {
+        const set = this.#listeners[event];
+        set.add(listener);
+        return () => set.delete(listener);
+    }
+    /** Stops interval mining; idempotent. Pending operations finish. */
+    async close() {
+        this.#closed = true;
+        if (this.#timer !== undefined)
+            clearInterval(this.#timer);
+        this.#timer = undefined;
+        await this.#queue.catch(() => { });
+    }
+    get closed() {
+        return this.#closed;
+    }
+    /** Runs `fn` after every operation queued before it, alone. */
+    #exclusive(fn) {
+        const run = this.#queue.then(fn, fn);
+        this.#queue = run.catch(() => { });
+        return run;
+    }
+}
+/** Funds nothing, but puts the system contracts a fork needs at genesis, as geth's dev genesis does. */
+function addSystemContracts(alloc, common) {
+    for (const contract of SYSTEM_CONTRACTS) {
+        if (!common.gteHardfork(contract.fork))
+            continue;
+        const code = hexToBytes(contract.code);
+        const codeHash = keccak_256(code);
+        alloc.code.set(bytesToUnprefixedHex(codeHash), code);
+        alloc.accounts.set(contract.address.slice(2), { ...newAccount({ nonce: 1n }), codeHash, codeSize: code.length });
+    }
+}
+async function commitGenesis(world, alloc) {
+    const computed = await world.computeRoot(alloc);
+    await world.commit(alloc, computed, 0n);
+    world.evict(0n);
+}
+function callError(error, returnValue) {
+    if (error === 'revert')
+        return new ExecutionRevertedError(returnValue, decodeRevertReason(returnValue));
+    return new ExecutionFailedError(error);
+}
+/** The reason string of `Error(string)` or the panic code of `Panic(uint256)`, when the data is one. */
+export function decodeRevertReason(data) {
+    const selector = bytesToUnprefixedHex(data.subarray(0, 4));
+    if (selector === '08c379a0' && data.length >= 68) {
+        const length = Number(BigInt(`0x${bytesToUnprefixedHex(data.subarray(36, 68))}`));
+        if (68 + length <= data.length)
+            return new TextDecoder().decode(data.subarray(68, 68 + length));
+    }
+    if (selector === '4e487b71' && data.length >= 36) {
+        return `panic: 0x${BigInt(`0x${bytesToUnprefixedHex(data.subarray(4, 36))}`).toString(16)}`;
+    }
+    return undefined;
+}
+//# sourceMappingURL=chain.js.map

@@ -1,0 +1,199 @@
+/**
+ * Chain configuration and genesis: the fork rules (an ethereumjs `Common`), the dev accounts derived
+ * from the mnemonic, and the genesis block and state. Same options, same genesis, every time.
+ *
+ * Leaves to others: execution and mining (`chain.ts`), storing state (`state.ts`).
+ */
+import { createHash, createHmac, pbkdf2Sync } from 'node:crypto';
+import { createBlock, paramsBlock } from '@ethereumjs/block';
+import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
+import { paramsEVM } from '@ethereumjs/evm';
+import { paramsTx } from '@ethereumjs/tx';
+import { paramsVM } from '@ethereumjs/vm';
+import { bytesToUnprefixedHex } from '@ethereumjs/util';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { wordlist } from '@scure/bip39/wordlists/english';
+import { secp256k1PublicKey } from './crypto.js';
+import { InvalidInputError } from './errors.js';
+import { newAccount, emptyChanges } from './state.js';
+/** The well-known test mnemonic of Hardhat, anvil and Foundry: their fixtures' addresses work here. */
+export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
+/** Mainnet forks in order, as ethereumjs names them. `mergeNetsplitBlock` and `dao` are not rule sets. */
+export const HARDFORKS = Mainnet.hardforks
+    .map((hf) => hf.name)
+    .filter((name) => name !== 'dao' && name !== 'mergeNetsplitBlock');
+/** The newest mainnet fork ethereumjs 10 supports and mainnet has scheduled. */
+export const DEFAULT_HARDFORK = (() => {
+    const scheduled = Mainnet.hardforks.filter((hf) => hf.block !== null || hf.timestamp !== undefined);
+    return scheduled[scheduled.length - 1].name;
+})();
+/** Accepts ethereumjs's names and the common aliases (`frontier`, `merge`). */
+export function normalizeHardfork(name) {
+    const aliases = { frontier: 'chainstart', merge: 'paris', constantinopleFix: 'petersburg' };
+    const wanted = aliases[name] ?? name;
+    const found = HARDFORKS.find((hf) => hf.toLowerCase() === wanted.toLowerCase());
+    if (found === undefined)
+        throw new InvalidInputError(`unknown hardfork "${name}": expected one of ${HARDFORKS.join(', ')}`);
+    return found;
+}
+/**
+ * A Common with every fork up to `hardfork` active from genesis and none after it, so the rules
+ * never change under a running dev chain.
+ */
+export function createDevCommon(options) {
+    const target = normalizeHardfork(options.hardfork);
+    const last = HARDFORKS.indexOf(target);
+    const hardforks = Mainnet.hardforks
+        .filter((hf) => hf.name !== 'dao' && hf.name !== 'mergeNetsplitBlock')
+        .map((hf) => {
+        const active = HARDFORKS.indexOf(hf.name) <= last;
+        return { name: hf.name, block: active ? 0 : null };
+    });
+    const postMerge = HARDFORKS.indexOf(target) >= HARDFORKS.indexOf(Hardfork.Paris);
+    const common = new Common({
+        chain: {
+            ...Mainnet,
+            name: 'ringchain',
+            chainId: options.chainId.toString(),
+            hardforks,
+            consensus: postMerge ? { type: 'pos', algorithm: 'casper' } : Mainnet.consensus,
+            genesis: { ...Mainnet.genesis, difficulty: postMerge ? 0 : 1, extraData: '0x' },
+        },
+        hardfork: target,
+        ...(options.customCrypto === undefined ? {} : { customCrypto: options.customCrypto }),
+    });
+    mergeParamsOnce(common);
+    return common;
+}
+// In the order a VM's creation leaves them merged (the EVM's, then the VM's: their one shared key,
+// EIP-2935's historyServeWindow, ends up 8191 either way).
+const PACKAGE_PARAMS = [paramsBlock, paramsTx, paramsEVM, paramsVM];
+/**
+ * Merges the parameter sets of ethereumjs's packages into `common` once, and makes every copy of it
+ * skip merging them again.
+ *
+ * Why: ethereumjs copies the chain's `Common` for every block header and transaction it builds,
+ * then merges its package's parameter set into the copy (`updateParams`: a JSON deep copy of every
+ * EIP's parameters and a rebuilt cache), which was a third of the CPU of mining a transfer. The
+ * sets are module constants, so skipping one already merged changes nothing. `copy()` copies own
+ * enumerable properties, so the copies inherit the skipping; any other set is merged as before.
+ */
+export function mergeParamsOnce(common) {
+    const merge = Common.prototype.updateParams;
+    for (const params of PACKAGE_PARAMS)
+        merge.call(common, params);
+    const merged = new Set(PACKAGE_PARAMS);
+    Object.defineProperty(common, 'updateParams', {
+        value: function updateParams(params) {
+            if (!merged.has(params))
+                merge.call(this, params);
+        },
+        enumerable: true,
+        writable: true,
+        configurable: true,
+    });
+}
+/**
+ * Derives `count` accounts at m/44'/60'/0'/0/i, as Hardhat, anvil, viem and ethers do.
+ *
+ * BIP-39 and BIP-32 are written out here on node:crypto (native PBKDF2 and HMAC) and the native
+ * secp256k1 binding, rather than taken from @scure/bip32: that one brings a second copy of noble's
+ * curves whose precomputed tables cost ~200 ms, paid at every start.
+ */
+export function deriveAccounts(mnemonic, count) {
+    const normalized = normalizeMnemonic(mnemonic);
+    const seed = pbkdf2Sync(normalized, 'mnemonic', 2048, 64, 'sha512');
+    let node = hdMaster(seed);
+    for (const index of [44 + HARDENED, 60 + HARDENED, HARDENED, 0])
+        node = hdChild(node, index);
+    const accounts = [];
+    for (let i = 0; i < count; i++) {
+        const privateKey = hdChild(node, i).key;
+        const publicKey = secp256k1PublicKey(privateKey, false);
+        accounts.push({ address: keccak_256(publicKey.subarray(1)).slice(12), privateKey });
+    }
+    return accounts;
+}
+const HARDENED = 0x8000_0000;
+const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+/** The mnemonic as BIP-39 hashes it (NFKD, single spaces); `InvalidInputError` unless its words and checksum are valid. */
+export function normalizeMnemonic(mnemonic) {
+    const normalized = mnemonic.normalize('NFKD').trim().split(/\s+/).join(' ');
+    if (!validMnemonic(normalized))
+        throw new InvalidInputError('invalid mnemonic: not a BIP-39 English mnemonic with a valid checksum');
+    return normalized;
+}
+function validMnemonic(words) {
+    const list = words.split(' ');
+    if (list.length % 3 !== 0 || list.length < 12 || list.length > 24)
+        return false;
+    let bits = '';
+    for (const word of list) {
+        const index = wordIndex().get(word);
+        if (index === undefined)
+            return false;
+        bits += index.toString(2).padStart(11, '0');
+    }
+    const checksumBits = list.length / 3;
+    const entropyBits = bits.slice(0, bits.length - checksumBits);
+    const entropy = Uint8Array.from(entropyBits.match(/.{8}/g), (byte) => parseInt(byte, 2));
+    const hash = createHash('sha256').update(entropy).digest();
+    return hash[0].toString(2).padStart(8, '0').slice(0, checksumBits) === bits.slice(-checksumBits);
+}
+let wordIndexes;
+function wordIndex() {
+    return (wordIndexes ??= new Map(wordlist.map((word, i) => [word, i])));
+}
+function hdMaster(seed) {
+    const I = createHmac('sha512', 'Bitcoin seed').update(seed).digest();
+    return { key: new Uint8Array(I.subarray(0, 32)), chainCode: new Uint8Array(I.subarray(32)) };
+}
+/** BIP-32 CKDpriv. */
+function hdChild(parent, index) {
+    const data = new Uint8Array(37);
+    if (index >= HARDENED)
+        data.set(parent.key, 1);
+    else
+        data.set(secp256k1PublicKey(parent.key, true), 0);
+    new DataView(data.buffer).setUint32(33, index);
+    const I = createHmac('sha512', parent.chainCode).update(data).digest();
+    const tweak = BigInt('0x' + I.subarray(0, 32).toString('hex'));
+    const key = (tweak + BigInt('0x' + bytesToUnprefixedHex(parent.key))) % CURVE_ORDER;
+    // Probability below 2^-127; BIP-32 would skip to the next index, which no wallet does either.
+    if (tweak >= CURVE_ORDER || key === 0n)
+        throw new InvalidInputError(`cannot derive child key ${index}`);
+    const hex = key.toString(16).padStart(64, '0');
+    return { key: Uint8Array.from(hex.match(/.{2}/g), (byte) => parseInt(byte, 16)), chainCode: new Uint8Array(I.subarray(32)) };
+}
+/** The genesis alloc of a dev chain: each dev account funded with `balance`. */
+export function devAlloc(accounts, balance) {
+    const changes = emptyChanges();
+    for (const account of accounts)
+        changes.accounts.set(bytesToUnprefixedHex(account.address), newAccount({ balance }));
+    return changes;
+}
+/** The genesis block of a dev chain, given its state root. */
+export function devGenesisBlock(common, options) {
+    const header = {
+        number: 0n,
+        gasLimit: options.gasLimit,
+        timestamp: options.timestamp,
+        stateRoot: options.stateRoot,
+        extraData: new Uint8Array(0),
+        difficulty: common.consensusType() === 'pos' ? 0n : 1n,
+        nonce: new Uint8Array(8),
+    };
+    if (common.isActivatedEIP(1559))
+        header.baseFeePerGas = options.baseFee;
+    if (common.isActivatedEIP(4844)) {
+        header.excessBlobGas = 0n;
+        header.blobGasUsed = 0n;
+        header.parentBeaconBlockRoot = new Uint8Array(32);
+    }
+    if (common.isActivatedEIP(4895))
+        header.withdrawalsRoot = undefined;
+    if (common.isActivatedEIP(7685))
+        header.requestsHash = createHash('sha256').update(new Uint8Array(0)).digest();
+    return createBlock({ header, ...(common.isActivatedEIP(4895) ? { withdrawals: [] } : {}) }, { common, skipConsensusFormatValidation: true });
+}
+//# sourceMappingURL=genesis.js.map

@@ -1,0 +1,166 @@
+/**
+ * The transaction pool: pending transactions per sender, by nonce.
+ *
+ * Owns: holding pending transactions, telling *executable* (nonces contiguous from the sender's
+ * state nonce) from *queued* (behind a nonce gap), replacement by nonce, dropping, and the order in
+ * which a block takes executable transactions (per sender by nonce; across senders by tip, then
+ * arrival, as geth's miner does).
+ * Leaves to others: validation against state and fork rules (`validate.ts`), mining (`chain.ts`).
+ */
+import { bytesToUnprefixedHex } from '@ethereumjs/util';
+export class TxPool {
+    #bySender = new Map();
+    #byHash = new Map();
+    #seq = 0;
+    get size() {
+        return this.#byHash.size;
+    }
+    /** Order number for the next arrival. */
+    nextSeq() {
+        return this.#seq++;
+    }
+    get(hash) {
+        return this.#byHash.get(hash);
+    }
+    /** The pending transaction of `sender` with `nonce`, if any. */
+    at(sender, nonce) {
+        return this.#bySender.get(sender)?.get(nonce);
+    }
+    /** Adds `entry`, replacing the transaction with the same sender and nonce (checked by the caller). */
+    add(entry) {
+        const sender = bytesToUnprefixedHex(entry.from);
+        let txs = this.#bySender.get(sender);
+        if (txs === undefined)
+            this.#bySender.set(sender, (txs = new Map()));
+        const replaced = txs.get(entry.tx.nonce);
+        if (replaced !== undefined)
+            this.#byHash.delete(bytesToUnprefixedHex(replaced.hash));
+        txs.set(entry.tx.nonce, entry);
+        this.#byHash.set(bytesToUnprefixedHex(entry.hash), entry);
+        return replaced;
+    }
+    /** Removes a transaction by hash; true if it was there. */
+    remove(hash) {
+        const entry = this.#byHash.get(hash);
+        if (entry === undefined)
+            return false;
+        this.#byHash.delete(hash);
+        const sender = bytesToUnprefixedHex(entry.from);
+        const txs = this.#bySender.get(sender);
+        txs?.delete(entry.tx.nonce);
+        if (txs?.size === 0)
+            this.#bySender.delete(sender);
+        return true;
+    }
+    /** Drops every transaction whose nonce the state has passed (mined, or made obsolete). */
+    prune(nonceOf) {
+        const dropped = [];
+        for (const [sender, txs] of this.#bySender) {
+            const next = nonceOf(sender);
+            for (const [nonce, entry] of txs) {
+                if (nonce < next) {
+                    txs.delete(nonce);
+                    this.#byHash.delete(bytesToUnprefixedHex(entry.hash));
+                    dropped.push(entry);
+                }
+            }
+            if (txs.size === 0)
+                this.#bySender.delete(sender);
+        }
+        return dropped;
+    }
+    /** Executable transactions of one sender, in nonce order. */
+    executableOf(sender, nonceOf) {
+        const txs = this.#bySender.get(sender);
+        const out = [];
+        if (txs === undefined)
+            return out;
+        for (let nonce = nonceOf(sender);; nonce++) {
+            const entry = txs.get(nonce);
+            if (entry === undefined)
+                break;
+            out.push(entry);
+        }
+        return out;
+    }
+    /** Pending transactions split into executable and queued, per sender (for txpool_* and tags). */
+    content(nonceOf) {
+        const executable = new Map();
+        const queued = new Map();
+        for (const [sender, txs] of this.#bySender) {
+            const ready = this.executableOf(sender, nonceOf);
+            if (ready.length > 0)
+                executable.set(sender, ready);
+            const readySet = new Set(ready);
+            const held = [...txs.values()].filter((e) => !readySet.has(e)).sort((a, b) => (a.tx.nonce < b.tx.nonce ? -1 : 1));
+            if (held.length > 0)
+                queued.set(sender, held);
+        }
+        return { executable, queued };
+    }
+    /** Number of executable transactions. */
+    executableCount(nonceOf) {
+        let n = 0;
+        for (const sender of this.#bySender.keys())
+            n += this.executableOf(sender, nonceOf).length;
+        return n;
+    }
+    /**
+     * Executable transactions in the order a block takes them: each sender's in nonce order, and
+     * between senders the higher tip at `baseFee` first, then the earlier arrival.
+     */
+    ordered(nonceOf, baseFee) {
+        const queues = [];
+        for (const sender of this.#bySender.keys()) {
+            const ready = this.executableOf(sender, nonceOf);
+            if (ready.length > 0)
+                queues.push(ready);
+        }
+        const out = [];
+        const heads = queues.map(() => 0);
+        for (;;) {
+            let best = -1;
+            for (let i = 0; i < queues.length; i++) {
+                const candidate = queues[i][heads[i]];
+                if (candidate === undefined)
+                    continue;
+                if (best === -1 || better(candidate, queues[best][heads[best]], baseFee))
+                    best = i;
+            }
+            if (best === -1)
+                return out;
+            out.push(queues[best][heads[best]]);
+            heads[best]++;
+        }
+    }
+    all() {
+        return [...this.#byHash.values()];
+    }
+    snapshot() {
+        return { entries: this.all(), seq: this.#seq };
+    }
+    restore(snapshot) {
+        this.#bySender = new Map();
+        this.#byHash = new Map();
+        for (const entry of snapshot.entries)
+            this.add(entry);
+        this.#seq = snapshot.seq;
+    }
+}
+/** The tip a transaction pays per gas at `baseFee`. */
+export function effectiveTip(tx, baseFee) {
+    const base = baseFee ?? 0n;
+    if ('maxPriorityFeePerGas' in tx) {
+        const cap = tx.maxFeePerGas - base;
+        return tx.maxPriorityFeePerGas < cap ? tx.maxPriorityFeePerGas : cap;
+    }
+    return tx.gasPrice - base;
+}
+function better(a, b, baseFee) {
+    const ta = effectiveTip(a.tx, baseFee);
+    const tb = effectiveTip(b.tx, baseFee);
+    if (ta !== tb)
+        return ta > tb;
+    return a.seq < b.seq;
+}
+//# sourceMappingURL=pool.js.map

@@ -1,0 +1,117 @@
+import { bytesToUnprefixedHex } from '@ethereumjs/util';
+import { wrapOpcode } from './preimages.js';
+const SSTORE = 0x55;
+export class StorageWriteRecorder {
+    /** Slots the running transaction wrote: address + slot → value before the transaction. */
+    #current = new Map();
+    /** Transactions of the block being mined, in order: hash → their writes. */
+    #block = [];
+    #byRecord = new WeakMap();
+    #read;
+    /** `read` gives the value the mining VM sees now (its state manager's view). */
+    constructor(read) {
+        this.#read = read;
+    }
+    /** The SSTORE opcode of `common`'s fork, noting the slot and its value before the transaction. */
+    opcode(common) {
+        return wrapOpcode(common, SSTORE, (original) => async (runState, c) => {
+            const key = runState.stack.peek(1)[0];
+            const address = bytesToUnprefixedHex(runState.interpreter.getAddress().bytes);
+            const slot = key.toString(16).padStart(64, '0');
+            // The first write of a transaction sees the value it started with.
+            if (!this.#current.has(address + slot))
+                this.#current.set(address + slot, this.#read(address, slot));
+            await original(runState, c);
+        });
+    }
+    /** Listens to the transactions `vm` runs (system calls between them are not transactions). */
+    attach(vm) {
+        vm.events.on('beforeTx', () => {
+            this.#current = new Map();
+        });
+        vm.events.on('afterTx', (event) => {
+            const writes = [];
+            for (const [key, before] of this.#current) {
+                const address = key.slice(0, 40);
+                const slot = key.slice(40);
+                const after = this.#read(address, slot);
+                if (!sameBytes(before, after))
+                    writes.push({ address, slot, before, after });
+            }
+            this.#current = new Map();
+            this.#block.push({ hash: bytesToUnprefixedHex(event.transaction.hash()), writes: writes.sort(byAddressAndSlot) });
+        });
+    }
+    /** Gives the writes of the block just mined to its record; forgets anything left from a failed one. */
+    finishBlock(record) {
+        const byHash = new Map(this.#block.map((t) => [t.hash, t.writes]));
+        this.#block = [];
+        this.#current = new Map();
+        if (record.transactions.length === 0)
+            return;
+        const lists = [];
+        for (const included of record.transactions) {
+            const writes = byHash.get(bytesToUnprefixedHex(included.hash));
+            if (writes === undefined)
+                return; // not mined here (an imported block): nothing recorded
+            lists.push(writes);
+        }
+        this.#byRecord.set(record, lists);
+    }
+    /** Drops what a block being mined recorded so far (it was not committed). */
+    discard() {
+        this.#block = [];
+        this.#current = new Map();
+    }
+    /** The writes of transaction `index` of a mined block; undefined when the block was not mined here. */
+    writesOf(record, index) {
+        return this.#byRecord.get(record)?.[index];
+    }
+}
+/** What block `number` changed, read from the state history (system calls and test-control writes included). */
+export function blockChanges(world, number) {
+    const out = [];
+    for (const [address, slot] of world.changedSlots(number)) {
+        const before = world.storageAt(address, slot, number - 1n);
+        const after = world.storageAt(address, slot, number);
+        if (!sameBytes(before, after))
+            out.push({ address, slot, before, after });
+    }
+    return out.sort(byAddressAndSlot);
+}
+/** The non-zero slots of `address` at block `number` of the window (`head` is the head's number): slot → value. */
+export function accountSlots(world, address, number, head) {
+    const out = new Map();
+    if (number === head) {
+        for (const [slot, value] of world.slots(address))
+            out.set(slot, value);
+    }
+    else {
+        // The slots of the head, and those the later blocks changed (they may have held a value at `number`).
+        const candidates = new Set(world.slots(address).keys());
+        for (let b = number + 1n; b <= head; b++)
+            for (const [a, slot] of world.changedSlots(b))
+                if (a === address)
+                    candidates.add(slot);
+        for (const slot of candidates) {
+            const value = world.storageAt(address, slot, number);
+            if (value.length > 0)
+                out.set(slot, value);
+        }
+    }
+    return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+function byAddressAndSlot(a, b) {
+    const x = a.address + a.slot;
+    const y = b.address + b.slot;
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+function sameBytes(a, b) {
+    if (a.length !== b.length)
+        return false;
+    for (let i = 0; i < a.length; i++)
+        if (a[i] !== b[i])
+            return false;
+    return true;
+}
+//# sourceMappingURL=storageChanges.js.map

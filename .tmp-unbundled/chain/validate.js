@@ -1,0 +1,160 @@
+import { RLP } from '@ethereumjs/rlp';
+import { TransactionType, createBlob4844TxFromSerializedNetworkWrapper, createTxFromRLP, getMinimumGasLimit, } from '@ethereumjs/tx';
+import { SECP256K1_ORDER_DIV_2, bytesToBigInt } from '@ethereumjs/util';
+import { IntrinsicGasError, InsufficientFundsError, NonceTooLowError, TxRejectedError } from './errors.js';
+/** Largest transaction geth's pool takes (blob sidecars aside). */
+const MAX_TX_SIZE = 128 * 1024;
+/** Largest blob transaction, sidecar included. */
+const MAX_BLOB_TX_SIZE = 8 * 1024 * 1024;
+const TYPE_EIPS = {
+    [TransactionType.AccessListEIP2930]: 2930,
+    [TransactionType.FeeMarketEIP1559]: 1559,
+    [TransactionType.BlobEIP4844]: 4844,
+    [TransactionType.EOACodeEIP7702]: 7702,
+};
+/** Decodes a signed raw transaction under `common`'s rules, checking type, chain id and signature. */
+export function decodeRawTransaction(raw, common, blockGasLimit) {
+    if (raw.length === 0)
+        throw new TxRejectedError('typed transaction too short');
+    const first = raw[0];
+    const typed = first <= 0x7f;
+    if (typed) {
+        const eip = TYPE_EIPS[first];
+        if (eip === undefined || !common.isActivatedEIP(eip))
+            throw new TxRejectedError('transaction type not supported');
+    }
+    const limit = typed && first === TransactionType.BlobEIP4844 ? MAX_BLOB_TX_SIZE : MAX_TX_SIZE;
+    if (raw.length > limit)
+        throw new TxRejectedError('oversized data');
+    let fields;
+    try {
+        fields = RLP.decode(typed ? raw.subarray(1) : raw);
+    }
+    catch (e) {
+        throw new TxRejectedError(`rlp: ${e.message}`, { cause: e });
+    }
+    if (!Array.isArray(fields))
+        throw new TxRejectedError('rlp: expected input list for transaction');
+    const isNetworkBlob = typed && first === TransactionType.BlobEIP4844 && Array.isArray(fields[0]);
+    if (typed && first === TransactionType.BlobEIP4844 && !isNetworkBlob) {
+        throw new TxRejectedError('blob transaction without its blobs: send it in its network form, with the sidecar');
+    }
+    const body = (isNetworkBlob ? fields[0] : fields);
+    checkChainIdAndSignature(body, typed ? first : undefined, common);
+    // Checked before ethereumjs builds the transaction: it refuses gas above the EIP-7825 cap itself.
+    const gasIndex = !typed ? 2 : first === TransactionType.AccessListEIP2930 ? 3 : 4;
+    const gas = body[gasIndex] instanceof Uint8Array ? bytesToBigInt(body[gasIndex]) : 0n;
+    if (gas > blockGasLimit)
+        throw new TxRejectedError('exceeds block gas limit');
+    if (common.isActivatedEIP(7825) && gas > TX_GAS_CAP)
+        throw new TxRejectedError(`transaction gas limit too high (cap: ${TX_GAS_CAP}, tx: ${gas})`);
+    let tx;
+    try {
+        tx = isNetworkBlob
+            ? createBlob4844TxFromSerializedNetworkWrapper(raw, { common })
+            : createTxFromRLP(raw, { common });
+    }
+    catch (e) {
+        const message = e.message;
+        if (/kzg|proof|commitment|versioned hash|blob/i.test(message)) {
+            throw new TxRejectedError(`invalid blob transaction: ${firstLine(message)}`, { cause: e });
+        }
+        throw new TxRejectedError(`invalid transaction: ${firstLine(message)}`, { cause: e });
+    }
+    try {
+        tx.getSenderAddress();
+    }
+    catch (e) {
+        throw new TxRejectedError('invalid sender', { cause: e });
+    }
+    return tx;
+}
+/** Chain id and the low-s rule, read from the RLP fields before ethereumjs sees them. */
+function checkChainIdAndSignature(body, type, common) {
+    const typed = type !== undefined;
+    if (!body.every((f) => f instanceof Uint8Array || Array.isArray(f)))
+        throw new TxRejectedError('rlp: malformed transaction fields');
+    const n = body.length;
+    if (n < 3)
+        throw new TxRejectedError('rlp: too few elements for transaction');
+    const v = bytesToBigInt(body[n - 3]);
+    const s = bytesToBigInt(body[n - 1]);
+    if (typed) {
+        const chainId = bytesToBigInt(body[0]);
+        // ethereumjs refuses to even build such a transaction: answer with geth's words first.
+        if (type !== TransactionType.AccessListEIP2930 && n > 4 && bytesToBigInt(body[2]) > bytesToBigInt(body[3])) {
+            throw new TxRejectedError('max priority fee per gas higher than max fee per gas');
+        }
+        if (chainId !== common.chainId())
+            throw new TxRejectedError('invalid chain id for signer');
+        if (v > 1n)
+            throw new TxRejectedError('invalid sender');
+    }
+    else if (v !== 27n && v !== 28n) {
+        if (v < 35n)
+            throw new TxRejectedError('invalid sender');
+        const chainId = (v - 35n) / 2n;
+        if (chainId !== common.chainId())
+            throw new TxRejectedError('invalid chain id for signer');
+        if (!common.gteHardfork('spuriousDragon'))
+            throw new TxRejectedError('invalid sender');
+    }
+    if (s === 0n || (common.gteHardfork('homestead') && s > SECP256K1_ORDER_DIV_2))
+        throw new TxRejectedError('invalid sender');
+}
+/** The cap EIP-7825 (Osaka) puts on a transaction's gas. */
+const TX_GAS_CAP = 1n << 24n;
+/** Geth's pool rules, in geth's order. Throws the first that fails. */
+export function checkAdmission(tx, sender, context) {
+    if (context.known)
+        throw new TxRejectedError('already known');
+    if (tx.gasLimit > context.blockGasLimit)
+        throw new TxRejectedError('exceeds block gas limit');
+    if (tx.common.isActivatedEIP(7825) && tx.gasLimit > TX_GAS_CAP) {
+        throw new TxRejectedError(`transaction gas limit too high (cap: ${TX_GAS_CAP}, tx: ${tx.gasLimit})`);
+    }
+    const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice;
+    if ('maxPriorityFeePerGas' in tx && tx.maxPriorityFeePerGas > tx.maxFeePerGas) {
+        throw new TxRejectedError('max priority fee per gas higher than max fee per gas');
+    }
+    if (tx.type === TransactionType.EOACodeEIP7702 && 'authorizationList' in tx && tx.authorizationList.length === 0) {
+        throw new TxRejectedError('EIP-7702 transaction with empty auth list');
+    }
+    const minimum = getMinimumGasLimit(tx, sender);
+    if (tx.gasLimit < minimum)
+        throw new IntrinsicGasError(tx.gasLimit, minimum);
+    const nonce = context.account?.nonce ?? 0n;
+    if (tx.nonce < nonce)
+        throw new NonceTooLowError(nonce, tx.nonce);
+    if (context.nextBaseFee !== undefined && feeCap < context.nextBaseFee) {
+        throw new TxRejectedError(`max fee per gas less than block base fee: address ${sender.toString()}, maxFeePerGas: ${feeCap}, baseFee: ${context.nextBaseFee}`);
+    }
+    const balance = context.account?.balance ?? 0n;
+    const cost = upfrontCost(tx);
+    if (balance < cost)
+        throw new InsufficientFundsError(sender.toString(), balance, cost);
+    if (context.existing !== undefined && !bumped(context.existing.tx, tx)) {
+        throw new TxRejectedError('replacement transaction underpriced');
+    }
+}
+/** Gas times fee cap, plus value, plus blob gas at its cap: what the sender must hold. */
+export function upfrontCost(tx) {
+    const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice;
+    let cost = tx.gasLimit * feeCap + tx.value;
+    if ('maxFeePerBlobGas' in tx && 'blobVersionedHashes' in tx) {
+        cost += tx.maxFeePerBlobGas * BigInt(tx.blobVersionedHashes.length) * tx.common.param('blobGasPerBlob');
+    }
+    return cost;
+}
+/** Geth's replacement rule: both the fee cap and the tip raised by at least 10%. */
+function bumped(old, next) {
+    const oldCap = 'maxFeePerGas' in old ? old.maxFeePerGas : old.gasPrice;
+    const oldTip = 'maxPriorityFeePerGas' in old ? old.maxPriorityFeePerGas : old.gasPrice;
+    const newCap = 'maxFeePerGas' in next ? next.maxFeePerGas : next.gasPrice;
+    const newTip = 'maxPriorityFeePerGas' in next ? next.maxPriorityFeePerGas : next.gasPrice;
+    return newCap * 100n >= oldCap * 110n && newTip * 100n >= oldTip * 110n;
+}
+function firstLine(message) {
+    return (message.split('\n')[0] ?? message).replace(/\s*\(tx type=.*$/, '');
+}
+//# sourceMappingURL=validate.js.map

@@ -1,0 +1,2 @@
+/** `ringchain serve [options]`. */
+export declare function serve(rest: string[]): Promise<void>;

@@ -1,0 +1,511 @@
+/**
+ * A contract's storage as solc describes it (`storageLayout`), and variable paths on top of it:
+ * `balances[0x7099…]`, `positions[2].owner`, `allowed[0xabc…][3]`, `byName["alice"]`.
+ *
+ * Owns: reading a solc storage layout (or an artifact that holds one), the type model, parsing a
+ * path and resolving it to a slot, offset and type, and the reverse: naming what a slot holds
+ * from the way it was derived (root slot, mapping keys, keccak, offsets).
+ * Leaves the arithmetic to `slots.ts`, reading and decoding to `read.ts` and `decode.ts`.
+ */
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { dynamicDataSlot, elementLocation, elementsPerSlot, encodeKey, mappingSlot, slotsPerElement, toBigInt, } from './slots.js';
+/** A bad layout file, path or key: the message says what and where. */
+export class LayoutError extends Error {
+    name = 'LayoutError';
+}
+/** A contract's storage layout. */
+export class Layout {
+    variables;
+    #types;
+    #cache = new Map();
+    constructor(layout) {
+        this.#types = layout.types ?? {};
+        this.variables = layout.storage.map(member);
+        for (const v of this.variables)
+            this.type(v.type);
+    }
+    /** The resolved type of a type id. */
+    type(id) {
+        const cached = this.#cache.get(id);
+        if (cached !== undefined)
+            return cached;
+        const raw = this.#types[id];
+        if (raw === undefined)
+            throw new LayoutError(`the layout has no type ${id}`);
+        const info = resolveType(id, raw);
+        this.#cache.set(id, info);
+        return info;
+    }
+    /** The variable named `name`. */
+    variable(name) {
+        const found = this.variables.find((v) => v.name === name);
+        if (found === undefined) {
+            throw new LayoutError(`no state variable "${name}" (the layout has: ${this.variables.map((v) => v.name).join(', ') || 'none'})`);
+        }
+        return found;
+    }
+    /**
+     * Resolves a variable path to its slot, offset and type.
+     *
+     * @example layout.resolve('balances[0x70997970C51812dc3A010C7d01b50e0d17dc79C8]').slot
+     */
+    resolve(path) {
+        const [head, ...steps] = parsePath(path);
+        if (head === undefined || head.kind !== 'member')
+            throw new LayoutError(`a path starts with a variable name, got "${path}"`);
+        const v = this.variable(head.name);
+        let at = { path: v.name, slot: v.slot, offset: v.offset, type: this.type(v.type) };
+        for (const step of steps)
+            at = this.#step(at, step);
+        return at;
+    }
+    #step(at, step) {
+        const t = at.type;
+        if (step.kind === 'member') {
+            if (t.kind !== 'struct')
+                throw new LayoutError(`${at.path} is ${t.label}, not a struct: no member "${step.name}"`);
+            const m = t.members.find((x) => x.name === step.name);
+            if (m === undefined)
+                throw new LayoutError(`${at.path} (${t.label}) has no member "${step.name}" (members: ${t.members.map((x) => x.name).join(', ')})`);
+            return { path: `${at.path}.${m.name}`, slot: at.slot + m.slot, offset: m.offset, type: this.type(m.type) };
+        }
+        if (t.kind === 'mapping') {
+            const keyType = this.type(t.key);
+            const key = parseKey(keyType, step.text, at.path);
+            return { path: `${at.path}[${formatKey(keyType, key)}]`, slot: mappingSlot(at.slot, key), offset: 0, type: this.type(t.value) };
+        }
+        if (t.kind === 'dynamicArray' || t.kind === 'staticArray') {
+            const index = parseIndex(step.text, at.path);
+            if (t.kind === 'staticArray' && index >= t.length)
+                throw new LayoutError(`${at.path}[${index}] is out of range: ${t.label} has ${t.length} elements`);
+            const base = this.type(t.base);
+            const location = elementLocation(t.kind === 'dynamicArray' ? dynamicDataSlot(at.slot) : at.slot, index, byteSize(base));
+            return { path: `${at.path}[${index}]`, slot: location.slot, offset: location.offset, type: base };
+        }
+        throw new LayoutError(`${at.path} is ${t.label}: it cannot be indexed with [${step.text}]`);
+    }
+    /** Slots a value of this type takes where it is declared (1 for mappings, dynamic arrays, strings). */
+    slots(type) {
+        return (BigInt(byteSize(type)) + 31n) / 32n;
+    }
+    /**
+     * Names what the word at a derived slot holds (several fields when values are packed), or
+     * undefined when the derivation does not fit this layout. `onKey` sees each mapping entry on the
+     * way, with the (absolute) slot of the mapping it indexes.
+     */
+    name(derivation, onKey) {
+        let scope = { kind: 'top' };
+        let rel = derivation.root;
+        let absolute = derivation.root;
+        let path = '';
+        const steps = [...derivation.steps];
+        const offsets = () => {
+            let sum = 0n;
+            while (steps[0]?.kind === 'offset')
+                sum += steps.shift().by;
+            absolute += sum;
+            return sum;
+        };
+        for (;;) {
+            rel += offsets();
+            const step = steps.shift();
+            if (step === undefined)
+                return this.#fields(scope, path, rel);
+            if (step.kind === 'offset')
+                continue;
+            // A mapping or keccak step applies to the variable that sits exactly at `rel`.
+            const target = this.#at(scope, path, rel);
+            if (target === undefined)
+                return undefined;
+            if (step.kind === 'mapping') {
+                if (target.type.kind !== 'mapping')
+                    return undefined;
+                onKey?.(absolute, step.key);
+                absolute = mappingSlot(absolute, step.key);
+                path = `${target.path}[${formatKey(this.type(target.type.key), step.key)}]`;
+                scope = { kind: 'type', type: this.type(target.type.value) };
+                rel = 0n;
+                continue;
+            }
+            // keccak: the data of a string, or the elements of a dynamic array.
+            absolute = dynamicDataSlot(absolute);
+            const offset = offsets();
+            if (target.type.kind === 'bytes') {
+                return steps.length > 0 ? undefined : [{ path: target.path, role: 'bytesData', type: target.type, offset: Number(offset), size: 32 }];
+            }
+            if (target.type.kind !== 'dynamicArray')
+                return undefined;
+            const base = this.type(target.type.base);
+            const size = byteSize(base);
+            const per = elementsPerSlot(size);
+            if (per > 1) {
+                if (steps.length > 0)
+                    return undefined;
+                const first = offset * BigInt(per);
+                return Array.from({ length: per }, (_, i) => ({ path: `${target.path}[${first + BigInt(i)}]`, role: 'value', type: base, offset: i * size, size }));
+            }
+            const each = slotsPerElement(size);
+            path = `${target.path}[${offset / each}]`;
+            scope = { kind: 'type', type: base };
+            rel = offset % each;
+        }
+    }
+    /**
+     * The mapping keys a set of derivations went through, by the (absolute) slot of the mapping they
+     * index, so that a mapping can be listed with the entries the chain has seen.
+     */
+    knownKeys(derivations) {
+        const keys = new Map();
+        for (const d of derivations) {
+            this.name(d, (slot, key) => {
+                let set = keys.get(slot);
+                if (set === undefined)
+                    keys.set(slot, (set = new Map()));
+                set.set(hexOf(key), key);
+            });
+        }
+        return keys;
+    }
+    /** The variable (or member, or element) that starts exactly at `rel` in `scope` and is not a value type. */
+    #at(scope, path, rel) {
+        if (scope.kind === 'type')
+            return this.#descendTo({ path, type: scope.type }, rel);
+        // Only value types share a slot; anything with a slot of its own starts at offset 0.
+        const v = this.variables.find((m) => m.offset === 0 && m.slot <= rel && rel < m.slot + this.slots(this.type(m.type)));
+        return v === undefined ? undefined : this.#descendTo({ path: v.name, type: this.type(v.type) }, rel - v.slot);
+    }
+    /** Walks into structs and fixed arrays until the thing starting at `rel` that owns a slot of its own. */
+    #descendTo(at, rel) {
+        const t = at.type;
+        if (t.kind === 'struct') {
+            const m = [...t.members].reverse().find((x) => x.slot <= rel && x.offset === 0);
+            if (m === undefined)
+                return undefined;
+            return this.#descendTo({ path: `${at.path}.${m.name}`, type: this.type(m.type) }, rel - m.slot);
+        }
+        if (t.kind === 'staticArray') {
+            const base = this.type(t.base);
+            const each = slotsPerElement(byteSize(base));
+            if (each === 0n)
+                return undefined;
+            return this.#descendTo({ path: `${at.path}[${rel / each}]`, type: base }, rel % each);
+        }
+        return rel === 0n ? at : undefined;
+    }
+    /** The fields of the word at `rel` in `scope`. */
+    #fields(scope, path, rel) {
+        if (scope.kind === 'top') {
+            const out = [];
+            for (const v of this.variables) {
+                const type = this.type(v.type);
+                const span = this.slots(type);
+                if (rel < v.slot || rel >= v.slot + span)
+                    continue;
+                const fields = this.#fieldsOf({ path: v.name, type }, rel - v.slot, v.offset);
+                if (fields !== undefined)
+                    out.push(...fields);
+            }
+            return out.length === 0 ? undefined : out;
+        }
+        return this.#fieldsOf({ path, type: scope.type }, rel, 0);
+    }
+    #fieldsOf(at, rel, offset) {
+        const t = at.type;
+        switch (t.kind) {
+            case 'value':
+                return rel === 0n ? [{ path: at.path, role: 'value', type: t, offset, size: t.bytes }] : undefined;
+            case 'bytes':
+                return rel === 0n ? [{ path: at.path, role: 'bytesHead', type: t, offset: 0, size: 32 }] : undefined;
+            case 'dynamicArray':
+                return rel === 0n ? [{ path: `${at.path}.length`, role: 'length', type: t, offset: 0, size: 32 }] : undefined;
+            case 'mapping':
+                return undefined;
+            case 'struct': {
+                const out = [];
+                for (const m of t.members) {
+                    const type = this.type(m.type);
+                    if (rel < m.slot || rel >= m.slot + this.slots(type))
+                        continue;
+                    const fields = this.#fieldsOf({ path: `${at.path}.${m.name}`, type }, rel - m.slot, m.offset);
+                    if (fields !== undefined)
+                        out.push(...fields);
+                }
+                return out.length === 0 ? undefined : out;
+            }
+            case 'staticArray': {
+                const base = this.type(t.base);
+                const size = byteSize(base);
+                const per = elementsPerSlot(size);
+                if (per > 1) {
+                    const out = [];
+                    for (let i = 0; i < per; i++) {
+                        const index = rel * BigInt(per) + BigInt(i);
+                        if (index >= t.length)
+                            break;
+                        out.push({ path: `${at.path}[${index}]`, role: 'value', type: base, offset: i * size, size });
+                    }
+                    return out;
+                }
+                const each = slotsPerElement(size);
+                const index = rel / each;
+                if (index >= t.length)
+                    return undefined;
+                return this.#fieldsOf({ path: `${at.path}[${index}]`, type: base }, rel % each, 0);
+            }
+        }
+    }
+}
+/**
+ * Reads a solc storage layout from JSON: the `storageLayout` object itself, or an artifact that
+ * holds one at `storageLayout` (solc standard JSON output per contract, Foundry with
+ * `extra_output = ["storageLayout"]`, ringchain's own fixtures).
+ */
+export function parseLayout(json) {
+    const candidate = isObject(json) && isObject(json.storageLayout) ? json.storageLayout : json;
+    if (!isObject(candidate) || !Array.isArray(candidate.storage)) {
+        throw new LayoutError('not a solc storage layout: expected {"storage": [...], "types": {...}} or an artifact with "storageLayout" (compile with outputSelection "storageLayout")');
+    }
+    for (const [i, e] of candidate.storage.entries()) {
+        if (!isObject(e) || typeof e.label !== 'string' || typeof e.slot !== 'string' || typeof e.offset !== 'number' || typeof e.type !== 'string') {
+            throw new LayoutError(`storage entry ${i} of the layout is not {label, slot, offset, type}`);
+        }
+    }
+    return new Layout(candidate);
+}
+function member(e) {
+    return { name: e.label, slot: BigInt(e.slot), offset: e.offset, type: e.type };
+}
+function resolveType(id, raw) {
+    const label = raw.label;
+    const bytes = Number(raw.numberOfBytes);
+    switch (raw.encoding) {
+        case 'mapping':
+            return { kind: 'mapping', id, label, key: raw.key, value: raw.value };
+        case 'dynamic_array':
+            return { kind: 'dynamicArray', id, label, base: raw.base };
+        case 'bytes':
+            return { kind: 'bytes', id, label, string: id.startsWith('t_string') };
+        case 'inplace':
+            if (raw.members !== undefined)
+                return { kind: 'struct', id, label, members: raw.members.map(member), bytes };
+            if (raw.base !== undefined) {
+                const length = /\[(\d+)\]$/.exec(label);
+                return { kind: 'staticArray', id, label, base: raw.base, length: length === null ? 0n : BigInt(length[1]), bytes };
+            }
+            return { kind: 'value', id, label, bytes, value: valueKind(id, bytes) };
+    }
+}
+function valueKind(id, bytes) {
+    let m;
+    if ((m = /^t_uint(\d+)$/.exec(id)))
+        return { kind: 'uint', bits: Number(m[1]) };
+    if ((m = /^t_int(\d+)$/.exec(id)))
+        return { kind: 'int', bits: Number(m[1]) };
+    if ((m = /^t_bytes(\d+)$/.exec(id)))
+        return { kind: 'fixedBytes', size: Number(m[1]) };
+    if (id === 't_bool')
+        return { kind: 'bool' };
+    if (id === 't_address' || id === 't_address_payable' || id.startsWith('t_contract('))
+        return { kind: 'address' };
+    if (id.startsWith('t_enum('))
+        return { kind: 'enum' };
+    if (id.startsWith('t_userDefinedValueType('))
+        return { kind: 'uint', bits: bytes * 8 };
+    return { kind: 'other' };
+}
+/** Bytes a value of this type takes in place (32 for mappings, dynamic arrays and strings). */
+export function byteSize(t) {
+    switch (t.kind) {
+        case 'value':
+        case 'staticArray':
+        case 'struct':
+            return t.bytes;
+        default:
+            return 32;
+    }
+}
+/** Splits `a.b[0x1]["x]y"][2]` into steps; quoted keys may hold `]` and `.`. */
+export function parsePath(path) {
+    const steps = [];
+    let i = 0;
+    const fail = (why) => {
+        throw new LayoutError(`bad path "${path}": ${why} at character ${i + 1}`);
+    };
+    const ident = () => {
+        const m = /^[A-Za-z_$][A-Za-z0-9_$]*/.exec(path.slice(i));
+        if (m === null)
+            fail('expected a name');
+        i += m[0].length;
+        return m[0];
+    };
+    steps.push({ kind: 'member', name: ident() });
+    while (i < path.length) {
+        const c = path[i];
+        if (c === '.') {
+            i++;
+            steps.push({ kind: 'member', name: ident() });
+        }
+        else if (c === '[') {
+            i++;
+            let text = '';
+            const quote = path[i];
+            if (quote === '"' || quote === "'") {
+                const end = findClosingQuote(path, i);
+                if (end < 0)
+                    fail('unterminated string');
+                const literal = path.slice(i, end + 1);
+                text = quote === '"' ? literal : `"${literal.slice(1, -1).replace(/"/g, '\\"')}"`;
+                i = end + 1;
+                if (path[i] !== ']')
+                    fail('expected "]"');
+            }
+            else {
+                const end = path.indexOf(']', i);
+                if (end < 0)
+                    fail('missing "]"');
+                text = path.slice(i, end).trim();
+                i = end;
+            }
+            if (text === '')
+                fail('empty key');
+            i++;
+            steps.push({ kind: 'index', text });
+        }
+        else {
+            fail(`unexpected "${c}"`);
+        }
+    }
+    return steps;
+}
+function findClosingQuote(text, start) {
+    const quote = text[start];
+    for (let i = start + 1; i < text.length; i++) {
+        if (text[i] === '\\')
+            i++;
+        else if (text[i] === quote)
+            return i;
+    }
+    return -1;
+}
+function parseIndex(text, where) {
+    if (!/^(0x[0-9a-fA-F]+|\d+)$/.test(text))
+        throw new LayoutError(`${where}[${text}]: an array index is a non-negative number`);
+    return BigInt(text);
+}
+/**
+ * A mapping key written in a path, encoded as solc hashes it: `0x…` addresses (any case), decimal
+ * or `0x` numbers (a `-` for signed), `true`/`false`, `0x…` of exactly N bytes for `bytesN`,
+ * `"text"` (or bare text) for string keys, `0x…` for `bytes` keys.
+ */
+export function parseKey(type, text, where = 'mapping') {
+    const bad = (want) => {
+        throw new LayoutError(`${where.startsWith('--') ? `${where} ${text}` : `${where}[${text}]`}: the key is ${type.label}: ${want}`);
+    };
+    if (type.kind === 'bytes') {
+        if (type.string) {
+            if (text.startsWith('"')) {
+                try {
+                    return new TextEncoder().encode(JSON.parse(text));
+                }
+                catch {
+                    bad('a string in double quotes');
+                }
+            }
+            return new TextEncoder().encode(text);
+        }
+        if (!/^0x([0-9a-fA-F]{2})*$/.test(text))
+            bad('hex bytes (0x…, an even number of digits)');
+        return hexToBytes(text);
+    }
+    if (type.kind !== 'value')
+        return bad('mapping keys are value types, strings or bytes');
+    const kind = type.value;
+    try {
+        switch (kind.kind) {
+            case 'address':
+                if (!/^0x[0-9a-fA-F]{40}$/.test(text))
+                    bad('20 bytes of hex (0x + 40 digits)');
+                return encodeKey(kind, BigInt(text));
+            case 'bool':
+                if (text !== 'true' && text !== 'false')
+                    bad('true or false');
+                return encodeKey(kind, text === 'true');
+            case 'fixedBytes':
+                if (!new RegExp(`^0x[0-9a-fA-F]{${kind.size * 2}}$`).test(text))
+                    bad(`${kind.size} bytes of hex (0x + ${kind.size * 2} digits)`);
+                return encodeKey(kind, hexToBytes(text));
+            case 'int': {
+                if (!/^-?(0x[0-9a-fA-F]+|\d+)$/.test(text))
+                    bad('a number');
+                const negative = text.startsWith('-');
+                const magnitude = BigInt(negative ? text.slice(1) : text);
+                return encodeKey(kind, negative ? -magnitude : magnitude);
+            }
+            case 'uint':
+                if (!/^(0x[0-9a-fA-F]+|\d+)$/.test(text))
+                    bad('a non-negative number');
+                return encodeKey(kind, BigInt(text));
+            case 'enum':
+                if (!/^\d+$/.test(text) || BigInt(text) > 255n)
+                    bad('the number of a member (0-255)');
+                return encodeKey({ kind: 'uint', bits: 8 }, BigInt(text));
+            default:
+                return bad('no such key type is supported');
+        }
+    }
+    catch (e) {
+        if (e instanceof LayoutError)
+            throw e;
+        return bad(e.message);
+    }
+}
+/** A mapping key as a path writes it (checksummed addresses, decimal numbers, quoted strings). */
+export function formatKey(type, key) {
+    if (type.kind === 'bytes') {
+        if (!type.string)
+            return '0x' + hexOf(key);
+        const text = new TextDecoder('utf-8', { fatal: false }).decode(key);
+        return JSON.stringify(text);
+    }
+    if (type.kind !== 'value' || key.length !== 32)
+        return '0x' + hexOf(key);
+    const v = toBigInt(key);
+    switch (type.value.kind) {
+        case 'address':
+            return checksumAddress(v);
+        case 'bool':
+            return v === 0n ? 'false' : 'true';
+        case 'fixedBytes':
+            return '0x' + hexOf(key.subarray(0, type.value.size));
+        case 'int':
+            return (v >= 1n << 255n ? v - (1n << 256n) : v).toString();
+        case 'uint':
+        case 'enum':
+            return v.toString();
+        default:
+            return '0x' + hexOf(key);
+    }
+}
+// --- small helpers ----------------------------------------------------------------------------
+function isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+export function hexOf(bytes) {
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+}
+export function hexToBytes(text) {
+    return Uint8Array.from(Buffer.from(text.slice(2), 'hex'));
+}
+/** An address (as a number) with its EIP-55 checksum. */
+export function checksumAddress(value) {
+    const hex = value.toString(16).padStart(40, '0');
+    return '0x' + toChecksum(hex);
+}
+function toChecksum(hex) {
+    const hash = hexOf(keccak_256(new TextEncoder().encode(hex)));
+    let out = '';
+    for (let i = 0; i < 40; i++)
+        out += parseInt(hash[i], 16) >= 8 ? hex[i].toUpperCase() : hex[i];
+    return out;
+}
+//# sourceMappingURL=layout.js.map

@@ -1,0 +1,217 @@
+// JSON-RPC error classes: the only place a JSON-RPC error code is written down.
+// Owns: one class per code (the message is what goes on the wire), geth's revert-reason
+// decoding for code 3, and `toRpcError`, which gives any thrown value its code.
+// Does not own: the chain's domain errors (src/chain/errors.ts) nor which code each of them
+// gets; that table is a `DomainErrorMapper` handed in from outside. Envelopes are the
+// dispatcher's.
+import { toData, toQuantity } from './hex.js';
+/**
+ * Base class of every error that reaches the wire: `code` and `message` become `error.code` and
+ * `error.message`, `data` (when set) becomes `error.data`.
+ */
+export class RpcError extends Error {
+    name = 'RpcError';
+    code;
+    data;
+    constructor(code, message, options = {}) {
+        super(message, options.cause === undefined ? undefined : { cause: options.cause });
+        this.code = code;
+        if (options.data !== undefined)
+            this.data = options.data;
+    }
+}
+/** -32700: the body is not JSON. */
+export class ParseError extends RpcError {
+    static code = -32700;
+    name = 'ParseError';
+    constructor(message = 'parse error', options) {
+        super(ParseError.code, message, options);
+    }
+}
+/** -32600: JSON, but not a JSON-RPC 2.0 request (or an empty or too large batch). */
+export class InvalidRequestError extends RpcError {
+    static code = -32600;
+    name = 'InvalidRequestError';
+    constructor(message = 'invalid request', options) {
+        super(InvalidRequestError.code, message, options);
+    }
+}
+/** -32601: no method of that name (geth's wording). */
+export class MethodNotFoundError extends RpcError {
+    method;
+    static code = -32601;
+    name = 'MethodNotFoundError';
+    constructor(method) {
+        super(MethodNotFoundError.code, `the method ${method} does not exist/is not available`);
+        this.method = method;
+    }
+}
+/** -32602: a parameter could not be decoded or is out of range. */
+export class InvalidParamsError extends RpcError {
+    static code = -32602;
+    name = 'InvalidParamsError';
+    constructor(message, options) {
+        super(InvalidParamsError.code, message, options);
+    }
+}
+/**
+ * -32603: something failed that should not have. The wire only ever sees `internal error`; the
+ * cause is for the log.
+ */
+export class InternalError extends RpcError {
+    static code = -32603;
+    name = 'InternalError';
+    constructor(options = {}) {
+        super(InternalError.code, 'internal error', options);
+    }
+}
+/**
+ * -32000: geth's catch-all server error (`header not found`, transaction rejections such as
+ * `nonce too low: next nonce 3, tx nonce 1`). The message is geth's text.
+ */
+export class ServerError extends RpcError {
+    static code = -32000;
+    name = 'ServerError';
+    constructor(message, options) {
+        super(ServerError.code, message, options);
+    }
+}
+/** -32001: a block hash that names no known block. */
+export class BlockNotFoundError extends RpcError {
+    static code = -32001;
+    name = 'BlockNotFoundError';
+    constructor(options) {
+        super(BlockNotFoundError.code, 'block not found', options);
+    }
+}
+/**
+ * 3: `eth_call` / `eth_estimateGas` reverted. The message carries the decoded reason when the
+ * revert data is an `Error(string)` or `Panic(uint256)` (as geth's `abi.UnpackRevert` decodes
+ * it); `data` is the revert data as hex.
+ *
+ * @example new ExecutionRevertedError(revertBytes).message // 'execution reverted: user error'
+ */
+export class ExecutionRevertedError extends RpcError {
+    static code = 3;
+    name = 'ExecutionRevertedError';
+    /** The decoded reason, when there is one. */
+    reason;
+    constructor(revertData, options = {}) {
+        const reason = decodeRevertReason(revertData);
+        super(ExecutionRevertedError.code, reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, { ...options, data: toData(revertData) });
+        this.reason = reason;
+    }
+}
+/**
+ * 4444: a state request for a block that has left the served window. Never answered from
+ * another block instead.
+ */
+export class PrunedHistoryError extends RpcError {
+    static code = 4444;
+    name = 'PrunedHistoryError';
+    constructor(requested, oldest, head, options = {}) {
+        super(PrunedHistoryError.code, `pruned history unavailable: block ${requested} is outside the served window ${oldest}..${head}`, {
+            ...options,
+            data: { requested: toQuantity(requested), oldest: toQuantity(oldest), head: toQuantity(head) },
+        });
+    }
+}
+/**
+ * -32005 (EIP-1474 "limit exceeded"): a limit of this server was reached, such as the number of
+ * isolated chains. The message says which limit and how to raise it.
+ */
+export class LimitExceededError extends RpcError {
+    static code = -32005;
+    name = 'LimitExceededError';
+    constructor(message, options) {
+        super(LimitExceededError.code, message, options);
+    }
+}
+/**
+ * -38026: a request asks for more than geth serves in one call (`eth_getStorageValues` past
+ * 1024 slots: `too many slots (max 1024)`); geth's client-limit code.
+ */
+export class ClientLimitExceededError extends RpcError {
+    static code = -38026;
+    name = 'ClientLimitExceededError';
+    constructor(message, options) {
+        super(ClientLimitExceededError.code, message, options);
+    }
+}
+/**
+ * Any thrown value as the RpcError to send: RpcErrors pass through, the mapper gets a say on
+ * everything else, and what nobody knows becomes `InternalError` with the original as `cause`.
+ *
+ * @example toRpcError(new TypeError('x')).message // 'internal error'
+ */
+export function toRpcError(error, mapDomainError) {
+    if (error instanceof RpcError)
+        return error;
+    if (mapDomainError !== undefined) {
+        let mapped;
+        try {
+            mapped = mapDomainError(error);
+        }
+        catch (mapperError) {
+            // A broken mapper is a bug of ours, not the client's: keep both for the log.
+            return new InternalError({ cause: new AggregateError([error, mapperError], 'domain error mapper threw') });
+        }
+        if (mapped !== undefined)
+            return mapped;
+    }
+    return new InternalError({ cause: error });
+}
+// --- revert reasons -------------------------------------------------------------------------
+const ERROR_SELECTOR = 0x08c379a0; // Error(string)
+const PANIC_SELECTOR = 0x4e487b71; // Panic(uint256)
+// Solidity's panic codes, worded as geth's accounts/abi does.
+const PANIC_REASONS = new Map([
+    [0x00n, 'generic panic'],
+    [0x01n, 'assert(false)'],
+    [0x11n, 'arithmetic underflow or overflow'],
+    [0x12n, 'division or modulo by zero'],
+    [0x21n, 'enum overflow'],
+    [0x22n, 'invalid encoded storage byte array accessed'],
+    [0x31n, 'out-of-bounds array access; popping on an empty array'],
+    [0x32n, 'out-of-bounds access of an array or bytesN'],
+    [0x41n, 'out of memory'],
+    [0x51n, 'uninitialized function'],
+]);
+const utf8 = new TextDecoder();
+/**
+ * The human reason inside revert data, as geth's `abi.UnpackRevert` finds it: the string of an
+ * `Error(string)`, the named panic of a `Panic(uint256)`, else `undefined`.
+ */
+export function decodeRevertReason(data) {
+    if (data.length < 4)
+        return undefined;
+    const selector = ((data[0] << 24) | (data[1] << 16) | (data[2] << 8) | data[3]) >>> 0;
+    const body = data.subarray(4);
+    if (selector === ERROR_SELECTOR) {
+        const offset = readWord(body, 0);
+        if (offset === undefined || offset + 32n > BigInt(body.length))
+            return undefined;
+        const start = Number(offset);
+        const length = readWord(body, start);
+        if (length === undefined || offset + 32n + length > BigInt(body.length))
+            return undefined;
+        return utf8.decode(body.subarray(start + 32, start + 32 + Number(length)));
+    }
+    if (selector === PANIC_SELECTOR) {
+        const code = readWord(body, 0);
+        if (code === undefined)
+            return undefined;
+        return PANIC_REASONS.get(code) ?? `unknown panic code: 0x${code.toString(16)}`;
+    }
+    return undefined;
+}
+/** The big-endian 32-byte word at `at`, or undefined when the data is too short. */
+function readWord(bytes, at) {
+    if (at + 32 > bytes.length)
+        return undefined;
+    let value = 0n;
+    for (let i = at; i < at + 32; i++)
+        value = (value << 8n) | BigInt(bytes[i]);
+    return value;
+}
+//# sourceMappingURL=errors.js.map

@@ -1,0 +1,208 @@
+import { TransactionType } from '@ethereumjs/tx';
+import { toChecksumAddress } from '@ethereumjs/util';
+import { RawJson } from './dispatcher.js';
+import { toData, toQuantity } from './hex.js';
+const txCache = new WeakMap();
+const receiptCache = new WeakMap();
+const blockCache = new WeakMap();
+/** The transaction object of an included transaction (cached). */
+export function includedTxJson(included) {
+    let cached = txCache.get(included);
+    if (cached === undefined) {
+        cached = new RawJson(JSON.stringify(txObject(included.tx, included.hash, included.from, included)));
+        txCache.set(included, cached);
+    }
+    return cached;
+}
+/** The transaction object of a pending transaction: block fields null, gasPrice = fee cap. */
+export function pendingTxJson(pending) {
+    let cached = txCache.get(pending);
+    if (cached === undefined) {
+        cached = new RawJson(JSON.stringify(txObject(pending.tx, pending.hash, pending.from, undefined)));
+        txCache.set(pending, cached);
+    }
+    return cached;
+}
+/** The receipt of an included transaction (cached). */
+export function receiptJson(included) {
+    let cached = receiptCache.get(included);
+    if (cached === undefined) {
+        cached = new RawJson(JSON.stringify(receiptObject(included)));
+        receiptCache.set(included, cached);
+    }
+    return cached;
+}
+export function logObject(log, removed = false) {
+    return {
+        address: toData(log.address),
+        topics: log.topics.map(toData),
+        data: toData(log.data),
+        blockNumber: toQuantity(log.blockNumber),
+        transactionHash: toData(log.transactionHash),
+        transactionIndex: toQuantity(log.transactionIndex),
+        blockHash: toData(log.blockHash),
+        blockTimestamp: toQuantity(log.blockTimestamp),
+        logIndex: toQuantity(log.logIndex),
+        removed,
+    };
+}
+function receiptObject(included) {
+    const r = included.receipt;
+    const tx = included.tx;
+    const out = {};
+    if (r.blobGasPrice !== undefined)
+        out.blobGasPrice = toQuantity(r.blobGasPrice);
+    if (r.blobGasUsed !== undefined)
+        out.blobGasUsed = toQuantity(r.blobGasUsed);
+    out.blockHash = toData(included.blockHash);
+    out.blockNumber = toQuantity(included.blockNumber);
+    out.contractAddress = r.contractAddress === undefined ? null : toData(r.contractAddress);
+    out.cumulativeGasUsed = toQuantity(r.cumulativeGasUsed);
+    out.effectiveGasPrice = toQuantity(r.effectiveGasPrice);
+    out.from = toData(included.from);
+    out.gasUsed = toQuantity(r.gasUsed);
+    out.logs = r.logs.map((l) => logObject(l));
+    out.logsBloom = toData(r.logsBloom);
+    if (r.root !== undefined)
+        out.root = toData(r.root);
+    else
+        out.status = toQuantity(r.status ?? 0);
+    out.to = tx.to === undefined ? null : toData(tx.to.bytes);
+    out.transactionHash = toData(included.hash);
+    out.transactionIndex = toQuantity(included.index);
+    out.type = toQuantity(tx.type);
+    return out;
+}
+function txObject(tx, hash, from, included) {
+    const out = {
+        blockHash: included === undefined ? null : toData(included.blockHash),
+        blockNumber: included === undefined ? null : toQuantity(included.blockNumber),
+        blockTimestamp: included === undefined ? null : toQuantity(included.blockTimestamp),
+        from: toData(from),
+        gas: toQuantity(tx.gasLimit),
+    };
+    if ('maxFeePerGas' in tx) {
+        // geth: a mined fee-market transaction shows what it paid; a pending one its cap.
+        out.gasPrice = toQuantity(included === undefined ? tx.maxFeePerGas : included.receipt.effectiveGasPrice);
+        out.maxFeePerGas = toQuantity(tx.maxFeePerGas);
+        out.maxPriorityFeePerGas = toQuantity(tx.maxPriorityFeePerGas);
+    }
+    else {
+        out.gasPrice = toQuantity(tx.gasPrice);
+    }
+    if ('maxFeePerBlobGas' in tx)
+        out.maxFeePerBlobGas = toQuantity(tx.maxFeePerBlobGas);
+    out.hash = toData(hash);
+    out.input = toData(tx.data);
+    out.nonce = toQuantity(tx.nonce);
+    out.to = tx.to === undefined ? null : toData(tx.to.bytes);
+    out.transactionIndex = included === undefined ? null : toQuantity(included.index);
+    out.value = toQuantity(tx.value);
+    out.type = toQuantity(tx.type);
+    if ('accessList' in tx) {
+        out.accessList = tx.accessList.map(([address, keys]) => ({ address: toData(address), storageKeys: keys.map(toData) }));
+    }
+    const v = tx.v ?? 0n;
+    if (tx.type !== TransactionType.Legacy) {
+        out.chainId = toQuantity(tx.common.chainId());
+    }
+    else if (v >= 35n) {
+        out.chainId = toQuantity((v - 35n) / 2n);
+    }
+    if ('blobVersionedHashes' in tx)
+        out.blobVersionedHashes = tx.blobVersionedHashes.map((h) => (typeof h === 'string' ? h : toData(h)));
+    if ('authorizationList' in tx) {
+        out.authorizationList = tx.authorizationList.map(([chainId, address, nonce, yParity, r, s]) => ({
+            chainId: toQuantity(bytesToBig(chainId)),
+            address: toData(address),
+            nonce: toQuantity(bytesToBig(nonce)),
+            yParity: toQuantity(bytesToBig(yParity)),
+            r: toQuantity(bytesToBig(r)),
+            s: toQuantity(bytesToBig(s)),
+        }));
+    }
+    out.v = toQuantity(v);
+    out.r = toQuantity(tx.r ?? 0n);
+    out.s = toQuantity(tx.s ?? 0n);
+    if (tx.type !== TransactionType.Legacy)
+        out.yParity = toQuantity(v);
+    return out;
+}
+/** A block, with transaction hashes or full transaction objects (cached). */
+export function blockJson(block, size, transactions, full) {
+    let cached = blockCache.get(block);
+    if (cached === undefined) {
+        const header = headerObject(block, size);
+        const tail = (txs) => {
+            const body = { transactions: '@TXS@', transactionsRoot: toData(block.header.transactionsTrie), uncles: block.uncleHeaders.map((u) => toData(u.hash())) };
+            if (block.withdrawals !== undefined) {
+                body.withdrawals = block.withdrawals.map((w) => ({
+                    index: toQuantity(w.index),
+                    validatorIndex: toQuantity(w.validatorIndex),
+                    address: toData(w.address.bytes),
+                    amount: toQuantity(w.amount),
+                }));
+                body.withdrawalsRoot = toData(block.header.withdrawalsRoot);
+            }
+            return JSON.stringify({ ...header, ...body }).replace('"@TXS@"', txs);
+        };
+        const hashes = '[' + transactions.map((t) => JSON.stringify(toData(t.hash))).join(',') + ']';
+        const fulls = '[' + transactions.map((t) => includedTxJson(t).json).join(',') + ']';
+        cached = { hashes: new RawJson(tail(hashes)), full: new RawJson(tail(fulls)) };
+        blockCache.set(block, cached);
+    }
+    return full ? cached.full : cached.hashes;
+}
+/**
+ * The pending block (built on the head from the pool, never mined as such): geth's shape, with
+ * `hash`, `nonce` and `miner` null as geth sends them for `pending`.
+ */
+export function pendingBlockJson(block, size, transactions, full) {
+    const json = JSON.parse(blockJson(block, size, transactions, full).json);
+    return { ...json, hash: null, miner: null, nonce: null };
+}
+/**
+ * A pool transaction as geth's `txpool_inspect` sums it up:
+ * `0xTo: <value> wei + <gas> gas × <gas price> wei`, the recipient checksummed, the fee cap as the
+ * price of fee-market transactions.
+ */
+export function txSummary(tx) {
+    const price = 'maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice;
+    const to = tx.to === undefined ? 'contract creation' : toChecksumAddress(toData(tx.to.bytes));
+    return `${to}: ${tx.value} wei + ${tx.gasLimit} gas × ${price} wei`;
+}
+function headerObject(block, size) {
+    const h = block.header;
+    const out = {};
+    if (h.baseFeePerGas !== undefined)
+        out.baseFeePerGas = toQuantity(h.baseFeePerGas);
+    if (h.blobGasUsed !== undefined)
+        out.blobGasUsed = toQuantity(h.blobGasUsed);
+    out.difficulty = toQuantity(h.difficulty);
+    if (h.excessBlobGas !== undefined)
+        out.excessBlobGas = toQuantity(h.excessBlobGas);
+    out.extraData = toData(h.extraData);
+    out.gasLimit = toQuantity(h.gasLimit);
+    out.gasUsed = toQuantity(h.gasUsed);
+    out.hash = toData(block.hash());
+    out.logsBloom = toData(h.logsBloom);
+    out.miner = toData(h.coinbase.bytes);
+    out.mixHash = toData(h.mixHash);
+    out.nonce = toData(h.nonce);
+    out.number = toQuantity(h.number);
+    if (h.parentBeaconBlockRoot !== undefined)
+        out.parentBeaconBlockRoot = toData(h.parentBeaconBlockRoot);
+    out.parentHash = toData(h.parentHash);
+    out.receiptsRoot = toData(h.receiptTrie);
+    if (h.requestsHash !== undefined)
+        out.requestsHash = toData(h.requestsHash);
+    out.sha3Uncles = toData(h.uncleHash);
+    out.size = toQuantity(size);
+    out.stateRoot = toData(h.stateRoot);
+    out.timestamp = toQuantity(h.timestamp);
+    return out;
+}
+function bytesToBig(bytes) {
+    return bytes.length === 0 ? 0n : BigInt(toData(bytes));
+}
+//# sourceMappingURL=format.js.map

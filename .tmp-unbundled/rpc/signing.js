@@ -1,0 +1,51 @@
+import { defineMethod } from './dispatcher.js';
+import { InvalidParamsError, ServerError } from './errors.js';
+import { address, data, optional, typedData } from './params.js';
+let micro;
+const loadMicro = () => (micro ??= import('micro-eth-signer'));
+/** The dev account of `owner`; anything else (an impersonated account too: it has no key) is refused as geth refuses it. */
+function devAccount(chain, owner) {
+    const found = chain.accounts.find((a) => a.address.length === owner.length && a.address.every((b, i) => b === owner[i]));
+    if (found === undefined)
+        throw new ServerError('unknown account');
+    return found;
+}
+/** The EIP-191 signature of `message` (`"\x19Ethereum Signed Message:\n" + len + message`). */
+async function signMessage(chain, owner, message) {
+    const key = devAccount(chain, owner).privateKey;
+    // extraEntropy false: RFC 6979 nonces, the same signature every time, as geth and anvil give.
+    return (await loadMicro()).eip191Signer.sign(message, key, false);
+}
+/** geth's personal_sign took a password third; it is accepted and ignored, as there is nothing to unlock. */
+const password = { decode: (value) => value };
+/**
+ * `personal_sign(data, address)`: the EIP-191 signature of `data` by a dev account.
+ *
+ * @example
+ * // personal_sign('0x68656c6c6f', '0xf39f…2266') → '0x…1b' (65 bytes, v = 27 or 28)
+ */
+export function personalSignMethod(chainFor) {
+    return defineMethod([data, address, optional(password)], async ([message, owner], ctx) => signMessage(await chainFor(ctx), owner, message));
+}
+/** `eth_sign(address, data)`: `personal_sign` with its arguments the other way round (geth, anvil). */
+export function ethSignMethod(chainFor) {
+    return defineMethod([address, data], async ([owner, message], ctx) => signMessage(await chainFor(ctx), owner, message));
+}
+/**
+ * `eth_signTypedData_v4(address, typedData)`: the EIP-712 signature of typed data (a JSON string or
+ * an object). `types.EIP712Domain`, when given, is the domain's type; otherwise it is derived
+ * from the domain's fields, as anvil does. A type or value that does not encode is -32602.
+ */
+export function signTypedDataMethod(chainFor) {
+    return defineMethod([address, typedData], async ([owner, typed], ctx) => {
+        const key = devAccount(await chainFor(ctx), owner).privateKey;
+        const { signTyped } = await loadMicro();
+        try {
+            return signTyped(typed, key, false);
+        }
+        catch (error) {
+            throw new InvalidParamsError(`invalid argument 1: ${error.message}`, { cause: error });
+        }
+    });
+}
+//# sourceMappingURL=signing.js.map

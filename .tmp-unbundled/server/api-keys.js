@@ -1,0 +1,34 @@
+// Which API keys may use the service. Owns the constant-time comparison: every configured key is
+// compared against the sha256 of the candidate (equal-length digests, so timingSafeEqual applies
+// and the key's length leaks nothing), and no comparison is skipped once one matches.
+// It never stores or logs a key in clear; reading the key from the path is routes.ts's job.
+import { createHash, timingSafeEqual } from 'node:crypto';
+/** The set of accepted API keys; with none configured, any non-empty key is accepted. */
+export class ApiKeys {
+    #digests;
+    constructor(keys) {
+        const list = keys ?? [];
+        for (const key of list) {
+            if (typeof key !== 'string' || key.length === 0)
+                throw new TypeError('apiKeys: every key must be a non-empty string');
+        }
+        this.#digests = list.map(digest);
+    }
+    /** True when `key` may use the service. */
+    accepts(key) {
+        if (key.length === 0)
+            return false;
+        if (this.#digests.length === 0)
+            return true;
+        const candidate = digest(key);
+        let accepted = false;
+        // `||` with the call first: every digest is compared, whichever one matches.
+        for (const known of this.#digests)
+            accepted = timingSafeEqual(known, candidate) || accepted;
+        return accepted;
+    }
+}
+function digest(key) {
+    return createHash('sha256').update(key, 'utf8').digest();
+}
+//# sourceMappingURL=api-keys.js.map

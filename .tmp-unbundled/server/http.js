@@ -1,0 +1,261 @@
+// The HTTP side of the transport: `POST /v3/<KEY>` in, the handler's answer out, with CORS, the
+// body and nesting limits and every status the transport decides on its own
+// (403/401/404/405/413/415/426/503).
+// It reads the body and writes the response; the JSON-RPC inside is the handler's business, and
+// sockets, listening and shutdown belong to server.ts. This runs per request: fixed answers and
+// their headers are built once at load time.
+import { nestingExceeds } from './limits.js';
+import { describeError } from './log.js';
+import { INTERNAL_ERROR_BODY, INVALID_KEY_BODY, KEY_REQUIRED_BODY, METHOD_NOT_ALLOWED_BODY, NOT_FOUND_BODY, UNSUPPORTED_TYPE_BODY, UPGRADE_REQUIRED_BODY, tooDeepBody, tooLargeBody, tooManyConnectionsBody, } from './responses.js';
+import { HTTP_PREFIX, KEY_MISSING, NOT_OURS, WS_PREFIX, matchKeyPath } from './routes.js';
+function fixedAnswer(status, contentType, body, extra = {}) {
+    const headers = {
+        'Content-Type': contentType,
+        'Content-Length': Buffer.byteLength(body),
+        'Access-Control-Allow-Origin': '*',
+        ...extra,
+    };
+    return { status, headers, body };
+}
+const JSON_TYPE = 'application/json';
+const TEXT_TYPE = 'text/plain; charset=utf-8';
+const KEY_REQUIRED = fixedAnswer(403, JSON_TYPE, KEY_REQUIRED_BODY);
+// Exactly `text/plain`, no charset: the hosted provider answers so and tests compare it.
+const INVALID_KEY = fixedAnswer(401, 'text/plain', INVALID_KEY_BODY);
+const NOT_FOUND = fixedAnswer(404, TEXT_TYPE, NOT_FOUND_BODY);
+const UPGRADE_REQUIRED = fixedAnswer(426, TEXT_TYPE, UPGRADE_REQUIRED_BODY, { Upgrade: 'websocket' });
+const METHOD_NOT_ALLOWED = fixedAnswer(405, JSON_TYPE, METHOD_NOT_ALLOWED_BODY, { Allow: 'POST, OPTIONS' });
+const UNSUPPORTED_TYPE = fixedAnswer(415, JSON_TYPE, UNSUPPORTED_TYPE_BODY);
+// JSON-RPC errors travel with HTTP 200 (decisions.md), this one included.
+const INTERNAL_ERROR = fixedAnswer(200, JSON_TYPE, INTERNAL_ERROR_BODY);
+const NO_CONTENT_HEADERS = { 'Access-Control-Allow-Origin': '*' };
+const PREFLIGHT_HEADERS = {
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Allow-Methods': 'POST, OPTIONS',
+    'Access-Control-Allow-Headers': 'Content-Type',
+    'Access-Control-Max-Age': '86400',
+    // The allowed headers echo the request's, so caches must key on it.
+    Vary: 'Access-Control-Request-Headers',
+};
+// Lenient on purpose: JSON-RPC clients send application/json, but curl users send nothing,
+// text/plain, or curl's `-d` default (form-urlencoded) while the body is still JSON; the handler
+// answers -32700 if it is not. Types that cannot carry a bare JSON body (multipart, xml, ...) get
+// 415 as geth gives them. Parameters such as `charset` are ignored.
+const ACCEPTED_CONTENT_TYPES = new Set([
+    'application/json',
+    'application/json-rpc',
+    'application/jsonrequest',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+]);
+function acceptsContentType(header) {
+    if (header === undefined || header === JSON_TYPE)
+        return true;
+    const semicolon = header.indexOf(';');
+    const type = (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
+    return type === '' || ACCEPTED_CONTENT_TYPES.has(type);
+}
+function ignore() { }
+/** Session of one HTTP exchange: no pushes, no close callbacks, the answer is the only message. */
+class HttpSession {
+    // Behind a getter so that inspecting or logging the session object does not print the key.
+    #apiKey;
+    #socket;
+    constructor(apiKey, socket) {
+        this.#apiKey = apiKey;
+        this.#socket = socket;
+    }
+    get transport() {
+        return 'http';
+    }
+    get apiKey() {
+        return this.#apiKey;
+    }
+    get closed() {
+        return this.#socket.destroyed;
+    }
+    send(_message) {
+        // HTTP has no channel for unsolicited messages.
+    }
+    onClose(_callback) {
+        // Never called: an HTTP exchange ends with its answer, subscriptions need a WebSocket.
+    }
+}
+/** Serves JSON-RPC over HTTP POST; hand `onRequest` and `onCheckContinue` to a node:http server. */
+export class HttpEndpoint {
+    #handler;
+    #keys;
+    #logger;
+    #maxBodyBytes;
+    #maxJsonDepth;
+    #connections;
+    #tooLarge;
+    #tooDeep;
+    #tooManyConnections;
+    #draining = false;
+    constructor(handler, keys, limits, logger) {
+        this.#handler = handler;
+        this.#keys = keys;
+        this.#logger = logger;
+        this.#maxBodyBytes = limits.maxBodyBytes;
+        this.#maxJsonDepth = limits.maxJsonDepth;
+        this.#connections = limits.connections;
+        this.#tooLarge = fixedAnswer(413, JSON_TYPE, tooLargeBody(limits.maxBodyBytes));
+        // A JSON-RPC error, so HTTP 200 as decisions.md wants, like any request the handler refuses.
+        this.#tooDeep = fixedAnswer(200, JSON_TYPE, tooDeepBody(limits.maxJsonDepth));
+        this.#tooManyConnections = fixedAnswer(503, JSON_TYPE, tooManyConnectionsBody(limits.connections.limit), { 'Retry-After': '1' });
+    }
+    /** The server's 'request' listener. */
+    onRequest = (req, res) => {
+        this.#route(req, res, false);
+    };
+    /**
+     * The server's 'checkContinue' listener: a client that sent `Expect: 100-continue` (curl does
+     * for large bodies) is refused before it uploads anything, and told to go on otherwise.
+     */
+    onCheckContinue = (req, res) => {
+        this.#route(req, res, true);
+    };
+    /** From now on every response closes its connection, so a shutting-down server is left idle. */
+    drain() {
+        this.#draining = true;
+    }
+    #route(req, res, expectsContinue) {
+        if (this.#connections.refuses(req.socket)) {
+            // Over the connection limit: one clear answer, then the connection goes.
+            res.shouldKeepAlive = false;
+            this.#reply(res, this.#tooManyConnections);
+            return;
+        }
+        const url = req.url ?? '/';
+        const key = matchKeyPath(url, HTTP_PREFIX);
+        if (key === NOT_OURS) {
+            this.#reply(res, matchKeyPath(url, WS_PREFIX) === NOT_OURS ? NOT_FOUND : UPGRADE_REQUIRED);
+            return;
+        }
+        const method = req.method;
+        // Preflights carry no credentials and the key is in the path: answer them before the key
+        // check, so that a browser gets to see the real 401/403 on the POST instead of a CORS failure.
+        if (method === 'OPTIONS') {
+            this.#preflight(req, res);
+            return;
+        }
+        if (key === KEY_MISSING) {
+            this.#reply(res, KEY_REQUIRED);
+            return;
+        }
+        if (!this.#keys.accepts(key)) {
+            this.#reply(res, INVALID_KEY);
+            return;
+        }
+        if (method !== 'POST') {
+            this.#reply(res, METHOD_NOT_ALLOWED);
+            return;
+        }
+        if (!acceptsContentType(req.headers['content-type'])) {
+            this.#reply(res, UNSUPPORTED_TYPE);
+            return;
+        }
+        const declared = req.headers['content-length'];
+        if (declared !== undefined && Number(declared) > this.#maxBodyBytes) {
+            this.#refuseTooLarge(res);
+            return;
+        }
+        if (expectsContinue)
+            res.writeContinue();
+        this.#readBody(req, res, new HttpSession(key, req.socket));
+    }
+    #readBody(req, res, session) {
+        const limit = this.#maxBodyBytes;
+        const chunks = [];
+        let size = 0;
+        req.on('data', (chunk) => {
+            if (size > limit)
+                return; // already refused; the socket closes once the 413 is out
+            size += chunk.length;
+            if (size > limit) {
+                chunks.length = 0;
+                this.#refuseTooLarge(res);
+                return;
+            }
+            chunks.push(chunk);
+        });
+        req.on('end', () => {
+            if (size > limit)
+                return;
+            // Most JSON-RPC bodies arrive in one chunk; decode it in place instead of copying it.
+            const only = chunks.length === 1 ? chunks[0] : undefined;
+            const body = only !== undefined ? only.toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+            this.#dispatch(body, session, res);
+        });
+        // The client went away mid-body: there is no one to answer. Listening keeps it from throwing.
+        req.on('error', ignore);
+    }
+    #dispatch(body, session, res) {
+        if (nestingExceeds(body, this.#maxJsonDepth)) {
+            this.#logger.warn(`request nested deeper than ${this.#maxJsonDepth} levels refused`);
+            this.#reply(res, this.#tooDeep);
+            return;
+        }
+        try {
+            this.#handler(body, session).then((answer) => this.#answer(res, answer), (error) => this.#fail(res, error));
+        }
+        catch (error) {
+            // A handler that throws synchronously (or returns no promise) is a bug, not a crash.
+            this.#fail(res, error);
+        }
+    }
+    #answer(res, answer) {
+        if (res.headersSent || res.destroyed)
+            return; // client gone, or cut by the shutdown grace period
+        if (typeof answer === 'string') {
+            if (this.#draining)
+                res.shouldKeepAlive = false;
+            res.writeHead(200, {
+                'Content-Type': JSON_TYPE,
+                'Content-Length': Buffer.byteLength(answer),
+                'Access-Control-Allow-Origin': '*',
+            });
+            res.end(answer);
+        }
+        else if (answer === undefined) {
+            // Only notifications in the body: nothing to answer (decisions.md, "JSON-RPC envelope").
+            if (this.#draining)
+                res.shouldKeepAlive = false;
+            res.writeHead(204, NO_CONTENT_HEADERS);
+            res.end();
+        }
+        else {
+            this.#fail(res, new TypeError(`rpc handler resolved to ${typeof answer}, not a string or undefined`));
+        }
+    }
+    #fail(res, error) {
+        this.#logger.error(`rpc handler failed: ${describeError(error)}`);
+        if (res.headersSent || res.destroyed)
+            return;
+        this.#reply(res, INTERNAL_ERROR);
+    }
+    #refuseTooLarge(res) {
+        this.#logger.warn(`request body over the ${this.#maxBodyBytes}-byte limit refused (413)`);
+        // Stop reading: closing the connection after the 413 is the only way not to read the rest.
+        res.shouldKeepAlive = false;
+        res.writeHead(this.#tooLarge.status, this.#tooLarge.headers);
+        res.end(this.#tooLarge.body);
+    }
+    #preflight(req, res) {
+        if (this.#draining)
+            res.shouldKeepAlive = false;
+        const requested = req.headers['access-control-request-headers'];
+        // Echo what the browser asks for (some clients add their own headers); the key is in the path
+        // anyway, so no header grants anything.
+        res.writeHead(204, requested === undefined ? PREFLIGHT_HEADERS : { ...PREFLIGHT_HEADERS, 'Access-Control-Allow-Headers': requested });
+        res.end();
+    }
+    #reply(res, answer) {
+        if (this.#draining)
+            res.shouldKeepAlive = false;
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body);
+    }
+}
+//# sourceMappingURL=http.js.map

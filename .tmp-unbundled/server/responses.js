@@ -1,0 +1,41 @@
+// The fixed answers the transport gives on its own, without the handler: auth refusals, limits,
+// routing misses and the generic -32603 for a handler that threw. Written once at load time so
+// the hot path never builds them. Every JSON-RPC envelope for a real request is the handler's job.
+/** A JSON-RPC error envelope with a null id: what the transport answers when it has no request id to echo. */
+export function errorEnvelope(code, message) {
+    return JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
+}
+export const KEY_REQUIRED_BODY = errorEnvelope(-32600, 'project ID is required');
+export const INVALID_KEY_BODY = 'invalid project id';
+export const INTERNAL_ERROR_BODY = errorEnvelope(-32603, 'internal error');
+export const METHOD_NOT_ALLOWED_BODY = errorEnvelope(-32600, 'method not allowed: send JSON-RPC with POST');
+export const UNSUPPORTED_TYPE_BODY = errorEnvelope(-32600, 'invalid content type, only application/json is supported');
+export const NOT_FOUND_BODY = 'not found';
+export const UPGRADE_REQUIRED_BODY = 'websocket upgrade required';
+export const SHUTTING_DOWN_BODY = 'server is shutting down';
+/** Body of the 413 answer; `limit` is the configured byte limit. */
+export function tooLargeBody(limit) {
+    return errorEnvelope(-32600, `request body too large: limit ${limit} bytes`);
+}
+/** Answer to a request nesting arrays and objects deeper than `limit` (refused before parsing). */
+export function tooDeepBody(limit) {
+    return errorEnvelope(-32600, `request nested too deeply: limit ${limit} levels of arrays and objects`);
+}
+/** Body of the 503 given on a connection over the limit; -32005 is EIP-1474's "limit exceeded". */
+export function tooManyConnectionsBody(limit) {
+    return errorEnvelope(-32005, `too many connections: limit ${limit}; close idle clients or raise maxConnections`);
+}
+/**
+ * A complete HTTP/1.1 response to write on a raw socket, for refusing a WebSocket upgrade before
+ * the handshake (no ServerResponse exists then).
+ */
+export function rawResponse(status, reason, contentType, body) {
+    return (`HTTP/1.1 ${status} ${reason}\r\n` +
+        'Connection: close\r\n' +
+        'Access-Control-Allow-Origin: *\r\n' +
+        `Content-Type: ${contentType}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        '\r\n' +
+        body);
+}
+//# sourceMappingURL=responses.js.map

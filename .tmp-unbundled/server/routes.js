@@ -1,0 +1,47 @@
+// Which API key a request path names. Owns the path shapes `/v3/<KEY>` (HTTP) and
+// `/ws/v3/<KEY>` (WebSocket), their query strings and a trailing slash. It does not decide
+// whether the key is valid (api-keys.ts) nor what status a mismatch gets (http.ts, websocket.ts).
+// Plain string scanning, no URL object: this runs once per request on the hot path.
+export const HTTP_PREFIX = '/v3';
+export const WS_PREFIX = '/ws/v3';
+/** The path is under the prefix but carries no key (`/v3`, `/v3/`): answered 403. */
+export const KEY_MISSING = Symbol('key missing');
+/** The path is not one we serve: answered 404. */
+export const NOT_OURS = Symbol('not ours');
+const SLASH = 0x2f;
+/**
+ * Reads the API key from a request target under `prefix`.
+ * @example matchKeyPath('/v3/abc/?x=1', '/v3') // 'abc'
+ */
+export function matchKeyPath(url, prefix) {
+    if (!url.startsWith(prefix))
+        return NOT_OURS;
+    let end = url.indexOf('?');
+    if (end === -1)
+        end = url.length;
+    if (end === prefix.length)
+        return KEY_MISSING;
+    if (url.charCodeAt(prefix.length) !== SLASH)
+        return NOT_OURS; // `/v30`, `/v3x`
+    const start = prefix.length + 1;
+    // One trailing slash is forgiven (`/v3/KEY/`), as hosted providers do; more segments are not.
+    if (end > start && url.charCodeAt(end - 1) === SLASH)
+        end--;
+    if (end <= start)
+        return KEY_MISSING;
+    const raw = url.slice(start, end);
+    if (raw.includes('/'))
+        return NOT_OURS;
+    return raw.includes('%') ? decodeKey(raw) : raw;
+}
+// Clients percent-encode unusual characters (`urls(key)` does too), so the key is compared decoded.
+// A malformed escape is kept as written: it then simply fails to match a configured key.
+function decodeKey(raw) {
+    try {
+        return decodeURIComponent(raw);
+    }
+    catch {
+        return raw;
+    }
+}
+//# sourceMappingURL=routes.js.map

@@ -1,0 +1,19 @@
+export interface Session {
+    /** 'http' or 'ws' */
+    readonly transport: 'http' | 'ws';
+    /** The API key from the path (already authenticated). Never log it. */
+    readonly apiKey: string;
+    /** Push an unsolicited message (subscription notification) to this client. Only on ws; a no-op on http. */
+    send(message: string): void;
+    /** Register a callback run once when the client goes away (ws close) — used to drop subscriptions. On http it is never called. */
+    onClose(callback: () => void): void;
+    /** True once the client is gone. */
+    readonly closed: boolean;
+}
+/** Gets the raw request body (a JSON-RPC request or batch, possibly invalid JSON) and returns the raw response body, or undefined when nothing is to be answered (notifications only). Must never throw for bad input (it builds JSON-RPC errors itself) — but the server must still survive if it does (answer -32603 generic). */
+export type RpcHandler = (body: string, session: Session) => Promise<string | undefined>;
+/** Where the server reports what it cannot tell a client: handler failures, refused limits. Never given an API key. */
+export interface Logger {
+    warn(message: string): void;
+    error(message: string): void;
+}

@@ -1,0 +1,257 @@
+// The WebSocket side of the transport: upgrades on `/ws/v3/<KEY>`, one handler call per message,
+// pushes through Session.send and close callbacks through Session.onClose. Bad paths and keys are
+// refused with a raw HTTP response before the handshake, so no WebSocket ever opens for them.
+// Message size is `ws`'s maxPayload (it closes with 1009 itself); this file adds the nesting
+// limit, a heartbeat that ends clients gone silent, and a cap on what a client that does not read
+// may leave queued. Listening and the shutdown grace period belong to server.ts; JSON-RPC (ids,
+// subscriptions) belongs to the handler.
+import { WebSocket, WebSocketServer } from 'ws';
+import { nestingExceeds } from './limits.js';
+import { describeError } from './log.js';
+import { INTERNAL_ERROR_BODY, INVALID_KEY_BODY, KEY_REQUIRED_BODY, NOT_FOUND_BODY, SHUTTING_DOWN_BODY, rawResponse, tooDeepBody, tooManyConnectionsBody, } from './responses.js';
+import { KEY_MISSING, NOT_OURS, WS_PREFIX, matchKeyPath } from './routes.js';
+const REFUSE_NOT_FOUND = rawResponse(404, 'Not Found', 'text/plain; charset=utf-8', NOT_FOUND_BODY);
+const REFUSE_KEY_REQUIRED = rawResponse(403, 'Forbidden', 'application/json', KEY_REQUIRED_BODY);
+const REFUSE_INVALID_KEY = rawResponse(401, 'Unauthorized', 'text/plain', INVALID_KEY_BODY);
+const REFUSE_SHUTTING_DOWN = rawResponse(503, 'Service Unavailable', 'text/plain; charset=utf-8', SHUTTING_DOWN_BODY);
+/** Close code 1001: the server is going away. */
+const GOING_AWAY = 1001;
+function ignore() { }
+// Writes the whole answer, then destroys the socket (as `ws` itself aborts a bad handshake).
+function refuse(socket, response) {
+    if (!socket.writable) {
+        socket.destroy();
+        return;
+    }
+    socket.once('finish', () => socket.destroy());
+    socket.end(response);
+}
+// Binary frames are read as UTF-8 text too: some clients send JSON as binary.
+function toText(data) {
+    if (Buffer.isBuffer(data))
+        return data.toString('utf8');
+    if (Array.isArray(data))
+        return Buffer.concat(data).toString('utf8');
+    return Buffer.from(data).toString('utf8');
+}
+/** Session of one WebSocket client: pushes go to it, close callbacks run once when it goes. */
+class WsSession {
+    #socket;
+    // Behind a getter so that inspecting or logging the session object does not print the key.
+    #apiKey;
+    #logger;
+    #maxBufferedBytes;
+    #callbacks = [];
+    #closed = false;
+    constructor(socket, apiKey, logger, maxBufferedBytes) {
+        this.#socket = socket;
+        this.#apiKey = apiKey;
+        this.#logger = logger;
+        this.#maxBufferedBytes = maxBufferedBytes;
+    }
+    get transport() {
+        return 'ws';
+    }
+    get apiKey() {
+        return this.#apiKey;
+    }
+    get closed() {
+        return this.#closed;
+    }
+    send(message) {
+        // Dropped while closing or closed: the client can no longer receive it.
+        if (this.#socket.readyState !== WebSocket.OPEN)
+            return;
+        if (this.#socket.bufferedAmount > this.#maxBufferedBytes) {
+            // A client that does not read (a stalled subscriber) would otherwise grow our memory without
+            // bound. A close frame would queue behind the backlog: cut the connection instead.
+            this.#logger.warn(`websocket client not reading: over ${this.#maxBufferedBytes} bytes queued, connection dropped`);
+            this.#socket.terminate();
+            return;
+        }
+        this.#socket.send(message);
+    }
+    onClose(callback) {
+        if (!this.#closed) {
+            this.#callbacks.push(callback);
+            return;
+        }
+        // Registered after the client left (a subscription created by a request still in flight):
+        // run it anyway, but after the caller's own code, which may not have finished its setup.
+        queueMicrotask(() => this.#run(callback));
+    }
+    /** Marks the client gone and runs each close callback once, isolated from the others. */
+    end() {
+        if (this.#closed)
+            return;
+        this.#closed = true;
+        const callbacks = this.#callbacks;
+        this.#callbacks = [];
+        for (const callback of callbacks)
+            this.#run(callback);
+    }
+    #run(callback) {
+        try {
+            callback();
+        }
+        catch (error) {
+            this.#logger.error(`session close callback failed: ${describeError(error)}`);
+        }
+    }
+}
+/** Serves JSON-RPC over WebSocket; hand `onUpgrade` to a node:http server's 'upgrade' event. */
+export class WebSocketEndpoint {
+    #handler;
+    #keys;
+    #logger;
+    #limits;
+    #tooDeep;
+    #refuseBusy;
+    #server;
+    #clients = new Set();
+    /** Clients that have not answered the last ping yet. */
+    #silent = new WeakSet();
+    #heartbeat;
+    #draining = false;
+    #onEmpty;
+    constructor(handler, keys, limits, logger) {
+        this.#handler = handler;
+        this.#keys = keys;
+        this.#logger = logger;
+        this.#limits = limits;
+        this.#tooDeep = tooDeepBody(limits.maxJsonDepth);
+        const busy = tooManyConnectionsBody(limits.connections.limit);
+        this.#refuseBusy = rawResponse(503, 'Service Unavailable', 'application/json', busy);
+        this.#server = new WebSocketServer({
+            noServer: true,
+            // We keep our own set: shutdown needs it and `ws`'s would be a second copy.
+            clientTracking: false,
+            // Off: compression costs more CPU than it saves on loopback, and it is a known memory hog.
+            perMessageDeflate: false,
+            maxPayload: limits.maxMessageBytes,
+        });
+    }
+    /** How many WebSocket clients are connected. */
+    get size() {
+        return this.#clients.size;
+    }
+    /** The server's 'upgrade' listener. */
+    onUpgrade = (req, socket, head) => {
+        // Node drops its own error listener on upgrade: without ours a reset would crash the process.
+        socket.on('error', ignore);
+        if (this.#limits.connections.refuses(socket))
+            return refuse(socket, this.#refuseBusy);
+        const key = matchKeyPath(req.url ?? '/', WS_PREFIX);
+        if (key === NOT_OURS)
+            return refuse(socket, REFUSE_NOT_FOUND);
+        if (key === KEY_MISSING)
+            return refuse(socket, REFUSE_KEY_REQUIRED);
+        if (!this.#keys.accepts(key))
+            return refuse(socket, REFUSE_INVALID_KEY);
+        if (this.#draining)
+            return refuse(socket, REFUSE_SHUTTING_DOWN);
+        // Not a valid WebSocket handshake (wrong version, no key...): `ws` answers 400 itself.
+        this.#server.handleUpgrade(req, socket, head, (client) => this.#open(client, key));
+    };
+    /** Refuses new clients and asks every connected one to go (1001); resolves once all are gone. */
+    drain() {
+        this.#draining = true;
+        this.#stopHeartbeat();
+        for (const client of this.#clients)
+            client.close(GOING_AWAY, 'server shutting down');
+        if (this.#clients.size === 0)
+            return Promise.resolve();
+        return new Promise((resolve) => {
+            this.#onEmpty = resolve;
+        });
+    }
+    /** Drops every remaining client at once (clients that did not answer the close in time). */
+    terminate() {
+        this.#stopHeartbeat();
+        for (const client of this.#clients)
+            client.terminate();
+    }
+    // One timer for all clients, running only while there are any. A client that has not answered
+    // the previous ping within a whole period is gone (a sleeping laptop, a cut cable: TCP alone
+    // would keep it, and its subscriptions, forever).
+    #startHeartbeat() {
+        if (this.#heartbeat !== undefined || this.#limits.pingIntervalMs === 0 || this.#draining)
+            return;
+        this.#heartbeat = setInterval(() => {
+            for (const client of this.#clients) {
+                if (this.#silent.has(client)) {
+                    this.#logger.warn('websocket client did not answer a ping: connection dropped');
+                    client.terminate();
+                    continue;
+                }
+                this.#silent.add(client);
+                client.ping();
+            }
+        }, this.#limits.pingIntervalMs);
+        // Housekeeping: never what keeps a process alive.
+        this.#heartbeat.unref();
+    }
+    #stopHeartbeat() {
+        if (this.#heartbeat !== undefined)
+            clearInterval(this.#heartbeat);
+        this.#heartbeat = undefined;
+    }
+    #open(client, apiKey) {
+        const session = new WsSession(client, apiKey, this.#logger, this.#limits.maxBufferedBytes);
+        this.#clients.add(client);
+        this.#startHeartbeat();
+        // Any sign of life counts as an answer to the ping.
+        const alive = () => {
+            this.#silent.delete(client);
+        };
+        client.on('pong', alive);
+        // Made once per connection, not per message.
+        const fail = (error) => {
+            this.#logger.error(`rpc handler failed: ${describeError(error)}`);
+            session.send(INTERNAL_ERROR_BODY);
+        };
+        const answer = (reply) => {
+            if (typeof reply === 'string')
+                session.send(reply);
+            else if (reply !== undefined)
+                fail(new TypeError(`rpc handler resolved to ${typeof reply}, not a string or undefined`));
+        };
+        // Each message is handed over at once, without waiting for earlier answers: answers may come
+        // back in any order, and JSON-RPC ids tell them apart.
+        client.on('message', (data) => {
+            alive();
+            const text = toText(data);
+            if (nestingExceeds(text, this.#limits.maxJsonDepth)) {
+                this.#logger.warn(`request nested deeper than ${this.#limits.maxJsonDepth} levels refused`);
+                session.send(this.#tooDeep);
+                return;
+            }
+            try {
+                this.#handler(text, session).then(answer, fail);
+            }
+            catch (error) {
+                fail(error);
+            }
+        });
+        client.on('error', (error) => {
+            // Resets and broken pipes are a client leaving, not news; protocol violations are worth a line.
+            if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+                this.#logger.warn(`websocket message over the ${this.#limits.maxMessageBytes}-byte limit: connection closed (1009)`);
+            }
+            else if (error.code?.startsWith('WS_ERR_') === true) {
+                this.#logger.warn(`websocket protocol error (${error.code}): connection closed`);
+            }
+        });
+        client.on('close', () => {
+            this.#clients.delete(client);
+            if (this.#clients.size === 0)
+                this.#stopHeartbeat();
+            session.end();
+            if (this.#clients.size === 0 && this.#onEmpty !== undefined)
+                this.#onEmpty();
+        });
+        if (this.#draining)
+            client.close(GOING_AWAY, 'server shutting down');
+    }
+}
+//# sourceMappingURL=websocket.js.map

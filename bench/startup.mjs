@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+// Startup: the time from spawning `node dist/cli/main.js serve --port 0 --json` to the first
+// answered eth_chainId (the ready line, then one request), median of N runs (default 5), and the
+// same for anvil in the same run when it can be had: the `@foundry-rs/anvil-<platform>` npm
+// package, installed on demand into a cache directory outside this project's dependencies.
+//
+//   npm run build && node bench/startup.mjs [runs]
+//
+// anvil prints no machine-readable ready line; its "Listening on HOST:PORT" line is taken as the
+// same signal (it is printed once the socket is bound), then one eth_chainId is sent, as for ringchain.
+
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { request } from 'node:http'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+const cli = process.env.RINGCHAIN_BENCH_CLI ?? new URL('../dist/cli/main.js', import.meta.url).pathname
+const cacheDir = process.env.RINGCHAIN_BENCH_CACHE ?? join(homedir(), '.cache', 'ringchain-bench')
+const TIMEOUT_MS = 30_000
+
+/** POSTs eth_chainId; resolves with the result. node:http, not fetch: fetch's first use loads undici, which would be counted. */
+function chainId(url) {
+  const body = '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}'
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
+      let text = ''
+      res.on('data', (d) => (text += d))
+      res.on('end', () => {
+        try {
+          resolve(JSON.parse(text).result)
+        } catch (e) {
+          reject(e)
+        }
+      })
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+/**
+ * Spawns `command`, waits for the first stdout line `readyUrl` recognises, answers one
+ * eth_chainId, and returns the elapsed milliseconds; then stops the process and waits for its exit.
+ */
+async function measure(command, args, readyUrl) {
+  const started = performance.now()
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  let stderr = ''
+  child.stderr.on('data', (d) => (stderr += d))
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  try {
+    const url = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ready line within ${TIMEOUT_MS} ms`)), TIMEOUT_MS)
+      let buffer = ''
+      child.stdout.on('data', (d) => {
+        buffer += d
+        for (const line of buffer.split('\n')) {
+          const found = readyUrl(line)
+          if (found !== undefined) {
+            clearTimeout(timer)
+            resolve(found)
+            return
+          }
+        }
+      })
+      child.once('exit', (code) => {
+        clearTimeout(timer)
+        reject(new Error(`exited with ${code} before ready: ${stderr.trim()}`))
+      })
+    })
+    const id = await chainId(url)
+    const elapsed = performance.now() - started
+    if (typeof id !== 'string') throw new Error(`eth_chainId answered ${id}`)
+    return elapsed
+  } finally {
+    child.kill('SIGTERM')
+    await exited
+  }
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+export const ringchainReady = (line) => {
+  if (!line.startsWith('{')) return undefined
+  try {
+    return JSON.parse(line).httpUrl
+  } catch {
+    return undefined
+  }
+}
+
+export const anvilReady = (line) => {
+  const match = /Listening on (\S+)/.exec(line)
+  return match === null ? undefined : `http://${match[1]}`
+}
+
+/** The anvil binary, installed into the cache directory if need be; a reason string when it cannot be had. */
+export function findAnvil() {
+  const platform = { linux: 'linux', darwin: 'darwin', win32: 'win32' }[process.platform]
+  const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch]
+  if (platform === undefined || arch === undefined) return { reason: `no anvil npm package for ${process.platform}/${process.arch}` }
+  const name = `@foundry-rs/anvil-${platform}-${arch}`
+  const binary = join(cacheDir, 'node_modules', name, 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil')
+  if (!existsSync(binary)) {
+    console.error(`installing ${name} into ${cacheDir} (outside this project's dependencies)...`)
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+    const result = spawnSync(npm, ['install', '--prefix', cacheDir, '--no-audit', '--no-fund', '--loglevel=error', name], { encoding: 'utf8', timeout: 300_000 })
+    if (result.status !== 0 || !existsSync(binary)) {
+      return { reason: `could not install ${name}: ${(result.error?.message ?? result.stderr ?? '').trim().split('\n').pop()}` }
+    }
+  }
+  return { binary }
+}
+
+/** ringchain's serve command, as `series` and run.mjs spawn it. */
+export const ringchainCommand = { command: process.execPath, args: [cli, 'serve', '--port', '0', '--json', '--log-level', 'warn'] }
+
+/** Median startup of `command` over `runs` starts, after one unmeasured start. */
+export async function series(label, command, args, readyUrl, runs = 5) {
+  // One unmeasured start first: the disk cache, not ringchain, is what the very first start measures.
+  await measure(command, args, readyUrl)
+  const times = []
+  for (let i = 0; i < runs; i++) times.push(await measure(command, args, readyUrl))
+  return { label, median: median(times), times }
+}
+
+async function main() {
+  if (!existsSync(cli)) {
+    console.error('dist/cli/main.js is missing: run `npm run build` first')
+    process.exit(1)
+  }
+  const runs = Number(process.argv[2] ?? 5)
+  const results = [await series('ringchain', ringchainCommand.command, ringchainCommand.args, ringchainReady, runs)]
+  const anvil = findAnvil()
+  if (anvil.binary !== undefined) {
+    results.push(await series('anvil', anvil.binary, ['--port', '0'], anvilReady, runs))
+  } else {
+    console.error(`anvil: not measured (${anvil.reason}); ringchain alone`)
+  }
+
+  console.log(`startup: spawn → first answered eth_chainId, median of ${runs} (node ${process.version}, ${process.platform}/${process.arch})`)
+  for (const r of results) {
+    console.log(`  ${r.label.padEnd(10)} ${r.median.toFixed(0).padStart(5)} ms   (runs: ${r.times.map((t) => t.toFixed(0)).join(', ')} ms)`)
+  }
+}
+
+// Run as a script; bench/run.mjs imports the pieces above instead.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main()
