@@ -20,6 +20,9 @@ const allowed: Record<string, readonly string[]> = {
   chain: ['chain'],
   rpc: ['rpc', 'chain'],
   server: ['server'],
+  inspect: ['inspect'],
+  scenario: ['scenario', 'simulator.js', 'rpc'],
+  cli: ['cli', 'inspect', 'scenario', 'simulator.js', 'chain'],
 }
 
 test('behavior: imports follow the house direction (chain knows no rpc, server knows no chain)', () => {

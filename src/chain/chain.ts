@@ -19,6 +19,13 @@ import {
   hexToBytes,
   setLengthLeft,
   unpadBytes,
+  Account,
+  bigIntToHex,
+  bytesToHex,
+  concatBytes,
+  eoaCode7702RecoverAuthority,
+  equalsBytes,
+  type EOACode7702AuthorizationListItem,
 } from '@ethereumjs/util'
 import { buildBlock, createVM, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
@@ -97,6 +104,10 @@ export interface CallParams {
   maxPriorityFeePerGas?: bigint
   value?: bigint
   data?: Uint8Array
+  /** EIP-2930: counted in the intrinsic gas and warm from the start, as in a transaction. */
+  accessList?: readonly { readonly address: Uint8Array; readonly storageKeys: readonly Uint8Array[] }[]
+  /** EIP-7702: counted in the intrinsic gas, and the valid ones delegate before the call runs. */
+  authorizationList?: readonly { readonly chainId: bigint; readonly address: Uint8Array; readonly nonce: bigint; readonly yParity: bigint; readonly r: bigint; readonly s: bigint }[]
 }
 
 /** The outcome of a call. */
@@ -783,15 +794,35 @@ export class Chain {
     const vm = await createVM({ common: this.common, stateManager: sm, blockchain: this.#vm.blockchain })
     const from = new Address(params.from ?? new Uint8Array(20))
     const gasLimit = gas ?? this.#callGasCap()
-    const txData: TypedTxData = {
+    const accessList = (params.accessList ?? []).map((item) => ({ address: bytesToHex(item.address), storageKeys: item.storageKeys.map((k) => bytesToHex(k)) }))
+    const authorizationList = (params.authorizationList ?? []).map((a) => ({
+      chainId: bigIntToHex(a.chainId),
+      address: bytesToHex(a.address),
+      nonce: bigIntToHex(a.nonce),
+      yParity: bigIntToHex(a.yParity),
+      r: bigIntToHex(a.r),
+      s: bigIntToHex(a.s),
+    }))
+    const txData = {
       nonce: sm.accountRecord(bytesToUnprefixedHex(from.bytes))?.nonce ?? 0n,
       gasLimit,
       value: params.value ?? 0n,
       data: params.data ?? EMPTY,
       ...(params.to === undefined ? {} : { to: params.to }),
-    }
+      // The transaction type that carries these lists, so that they count in the intrinsic gas.
+      ...(authorizationList.length > 0 && this.common.isActivatedEIP(7702)
+        ? { type: 4, authorizationList, accessList, chainId: this.common.chainId() }
+        : accessList.length > 0 && this.common.isActivatedEIP(2930)
+          ? { type: 1, accessList, chainId: this.common.chainId() }
+          : {}),
+    } as TypedTxData
     const intrinsicTx = createTx(txData, { common: this.common })
     const intrinsic = intrinsicTx.getIntrinsicGas()
+    for (const item of accessList) {
+      vm.evm.journal.addAlwaysWarmAddress(item.address.slice(2), true)
+      for (const key of item.storageKeys) vm.evm.journal.addAlwaysWarmSlot(item.address.slice(2), key.slice(2), true)
+    }
+    for (const authorization of authorizationList) await delegate(sm, authorization, this.common.chainId())
     if (gasLimit < intrinsic) {
       throw new ExecutionFailedError(`intrinsic gas too low: gas ${gasLimit}, minimum needed ${intrinsic}`)
     }
@@ -916,6 +947,25 @@ export class Chain {
     this.#queue = run.catch(() => {})
     return run
   }
+}
+
+/** Applies one EIP-7702 authorization to a call's state view, as a transaction would; invalid ones are skipped. */
+async function delegate(sm: RingStateManager, authorization: EOACode7702AuthorizationListItem, chainId: bigint): Promise<void> {
+  const authChainId = BigInt(authorization.chainId)
+  if (authChainId !== 0n && authChainId !== chainId) return
+  let authority: Address
+  try {
+    authority = eoaCode7702RecoverAuthority(authorization)
+  } catch {
+    return
+  }
+  const account = (await sm.getAccount(authority)) ?? new Account()
+  if (account.nonce !== BigInt(authorization.nonce)) return
+  const target = hexToBytes(authorization.address as `0x${string}`)
+  await sm.putCode(authority, equalsBytes(target, new Uint8Array(20)) ? EMPTY : concatBytes(hexToBytes('0xef0100'), target))
+  const updated = (await sm.getAccount(authority)) ?? new Account()
+  updated.nonce = account.nonce + 1n
+  await sm.putAccount(authority, updated)
 }
 
 /** Funds nothing, but puts the system contracts a fork needs at genesis, as geth's dev genesis does. */

@@ -259,6 +259,8 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     ...(req.maxFeePerGas === undefined ? {} : { maxFeePerGas: req.maxFeePerGas }),
     ...(req.value === undefined ? {} : { value: req.value }),
     ...(req.data === undefined ? {} : { data: req.data }),
+    ...(req.accessList === undefined ? {} : { accessList: req.accessList }),
+    ...(req.authorizationList === undefined ? {} : { authorizationList: req.authorizationList }),
   })
 
   const call = defineMethod([transactionRequest, optional(blockParam, LATEST), optional(anyValue)], async ([req, block], ctx) => {
