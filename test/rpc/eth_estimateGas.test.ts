@@ -14,7 +14,7 @@ async function setup() {
   open.push(rc)
   const [a, b] = rc.accounts
   const deploy = (await rc.request({ method: 'eth_sendTransaction', params: [{ from: a!.address, data: STORE_INITCODE }] })) as string
-  const receipt = (await rc.request({ method: 'eth_getTransactionReceipt', params: [deploy] })) as { contractAddress: string }
+  const receipt = (await rc.request({ method: 'eth_getTransactionReceipt', params: [deploy] })) as { contractAddress: `0x${string}` }
   return { rc, a: a!, b: b!, store: receipt.contractAddress }
 }
 
