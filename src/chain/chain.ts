@@ -53,10 +53,10 @@ import type { GenesisFacts } from './forkConfig.js'
 import { PreimageStore, type PreimageSnapshot, type SlotDerivation } from './preimages.js'
 import type { AccountProof } from './proofs.js'
 import { buildIncluded } from './receipts.js'
-import { EMPTY, WorldState, emptyChanges, newAccount, type StateReader, type StateChanges, type WorldStateSnapshot } from './state.js'
+import { EMPTY, WorldState, emptyChanges, keyOf, newAccount, type StateReader, type StateChanges, type WorldStateSnapshot } from './state.js'
 import { RingStateManager } from './stateManager.js'
 import { StorageWriteRecorder, accountSlots, blockChanges, type StorageWrite } from './storageChanges.js'
-import { SYSTEM_CONTRACTS } from './systemContracts.js'
+import { SYSTEM_CONTRACTS, answerIdleRequestCalls } from './systemContracts.js'
 import type { AccountRecord, BlockRecord, BlockRef, IncludedTx, MiningMode, PendingTx, TxLookup } from './types.js'
 import { checkAdmission, decodeRawTransaction, upfrontCost } from './validate.js'
 
@@ -127,6 +127,8 @@ export interface BlockSettings {
 }
 
 interface ChainSnapshot {
+  /** The chain's change count when it was taken. */
+  readonly version: number
   readonly world: WorldStateSnapshot
   readonly ring: readonly BlockRecord[]
   readonly pool: PoolSnapshot
@@ -197,6 +199,8 @@ export class Chain {
   #timer: NodeJS.Timeout | undefined
   #queue: Promise<unknown> = Promise.resolve()
   #snapshots = new Map<number, ChainSnapshot>()
+  /** Counts operations that may change the chain, so that an unchanged chain is not snapshotted twice. */
+  #version = 0
   #nextSnapshotId = 1
   #listeners: { [K in keyof ChainEvents]: Set<ChainEvents[K]> } = { block: new Set(), pending: new Set() }
   #closed = false
@@ -299,6 +303,7 @@ export class Chain {
     const writes = new StorageWriteRecorder((address, slot) => sm.storageValue(address, slot))
     const customOpcodes = [preimages.opcode(common), writes.opcode(common)]
     const vm = await createVM({ common, stateManager: sm, blockchain: blockchain as never, evmOpts: { customOpcodes } })
+    answerIdleRequestCalls(vm.evm, sm, keccak)
     writes.attach(vm)
     const first = init.genesis ?? init.blocks[0]!
     const genesis = { hash: first.hash, timestamp: first.block.header.timestamp }
@@ -382,7 +387,7 @@ export class Chain {
 
   /** A transaction by hash: pending, included in a block of the window, or unknown (undefined). */
   lookupTransaction(hash: Uint8Array): TxLookup | undefined {
-    const key = bytesToUnprefixedHex(hash)
+    const key = keyOf(hash)
     const included = this.#txIndex.get(key)
     if (included !== undefined) return { status: 'included', included }
     const pending = this.#pool.get(key)
@@ -541,7 +546,7 @@ export class Chain {
       const built = { head: this.head.hash, record, state }
       this.#pendingCache = built
       return built
-    })
+    }, false)
   }
 
   #peekTimestamp(): bigint {
@@ -885,8 +890,13 @@ export class Chain {
   /** Takes a snapshot of the whole chain; returns its id. */
   async snapshot(): Promise<number> {
     return this.#exclusive(async () => {
+      // Nothing changed since the last snapshot (a test fixture's snapshot-test-revert loop): the
+      // same id names the same chain, and memory does not grow with the number of tests.
+      const last = this.#snapshots.get(this.#nextSnapshotId - 1)
+      if (last !== undefined && last.version === this.#version) return this.#nextSnapshotId - 1
       const id = this.#nextSnapshotId++
       this.#snapshots.set(id, {
+        version: this.#version,
         world: this.#world.snapshot(),
         ring: [...this.#ring],
         pool: this.#pool.snapshot(),
@@ -897,7 +907,7 @@ export class Chain {
         preimages: this.#preimages.snapshot(),
       })
       return id
-    })
+    }, false)
   }
 
   /** Puts the whole chain back as it was at snapshot `id`; false if there is no such snapshot. The snapshot stays usable. */
@@ -917,8 +927,9 @@ export class Chain {
       this.#settings = snapshot.settings
       this.#pendingCache = undefined
       this.#startTimer()
+      this.#version = snapshot.version
       return true
-    })
+    }, false)
   }
 
   // --- events and lifecycle -----------------------------------------------------------------
@@ -942,8 +953,14 @@ export class Chain {
   }
 
   /** Runs `fn` after every operation queued before it, alone. */
-  #exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(fn, fn)
+  #exclusive<T>(fn: () => Promise<T>, changes = true): Promise<T> {
+    const counted = changes
+      ? () => {
+          this.#version++
+          return fn()
+        }
+      : fn
+    const run = this.#queue.then(counted, counted)
     this.#queue = run.catch(() => {})
     return run
   }

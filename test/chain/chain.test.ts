@@ -354,4 +354,23 @@ describe('snapshots', () => {
     expect(equalsBytes(chain.resolveBlock({ kind: 'number', number: head.number }).block.header.stateRoot, hexToBytes(root as `0x${string}`))).toBe(true)
     expect(await chain.revert(999)).toBe(false)
   })
+
+  test('behavior: an unchanged chain keeps its snapshot id, so a snapshot-test-revert loop does not grow', async () => {
+    const chain = await newChain()
+    const first = await chain.snapshot()
+    for (let i = 0; i < 5; i++) {
+      expect(await chain.snapshot()).toBe(first)
+      await send(chain, signed1559(chain, 0, { nonce: 0n, to: chain.accounts[1]!.address }))
+      expect(await chain.revert(first)).toBe(true)
+    }
+    expect(chain.head.number).toBe(0n)
+    // a changed chain gets a new id, and both stay usable
+    await chain.mine(2n)
+    const second = await chain.snapshot()
+    expect(second).not.toBe(first)
+    expect(await chain.revert(first)).toBe(true)
+    expect(chain.head.number).toBe(0n)
+    expect(await chain.revert(second)).toBe(true)
+    expect(chain.head.number).toBe(2n)
+  })
 })
