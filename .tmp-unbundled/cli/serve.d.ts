@@ -1,2 +1,0 @@
-/** `ringchain serve [options]`. */
-export declare function serve(rest: string[]): Promise<void>;

@@ -1,9 +1,0 @@
-import { type Layout } from '../inspect/layout.js';
-export declare const SLOT_HELP = "Usage: ringchain slot [options] [variable path]\n\nPrints a storage slot as a 32-byte hex word (first line), computed by Solidity's rules.\n\n  --mapping <slot> --key <key> [--key <key>...]\n                          entry of the mapping at <slot>; nested mappings: outer key first\n  --key-type <type>       how keys are encoded: address, uint<N>, int<N>, bool, bytes<N>,\n                          string, bytes (default: uint256, or address for 40 hex digits)\n  --array <slot> --index <i> [--element-bytes <n>]\n                          element of the dynamic array at <slot> (elements of n bytes, default 32)\n  --erc7201 <id>          root slot of an ERC-7201 namespace, e.g. openzeppelin.storage.ERC20\n  --layout <file> <path>  a variable of a solc storage layout (or an artifact holding one),\n                          e.g. balances[0x70997970C51812dc3A010C7d01b50e0d17dc79C8] or positions[2].owner\n  -h, --help              this help\n\nExamples:\n  ringchain slot --mapping 0 --key 0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n  ringchain slot --mapping 1 --key 0xf39F... --key 0x7099...        (allowance[owner][spender])\n  ringchain slot --layout Token.json '_balances[0x70997970C51812dc3A010C7d01b50e0d17dc79C8]'\n";
-export declare function slot(rest: string[]): Promise<void>;
-/** A slot number from the command line: decimal or 0x hex, up to 32 bytes. */
-export declare function slotNumber(flag: string, text: string): bigint;
-/** A 32-byte word as 0x + 64 hex digits. */
-export declare function hexWord(value: bigint): string;
-/** Reads a solc storage layout (or an artifact holding one) from a file; fails with a clear message. */
-export declare function loadLayout(file: string): Promise<Layout>;
