@@ -41,4 +41,4 @@ server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
   const { port } = server.address()
   process.stdout.write(JSON.stringify({ httpUrl: `http://127.0.0.1:${port}/`, wsUrl: `ws://127.0.0.1:${port}/`, port }) + '\n')
 })
-process.on('SIGTERM', () => process.exit(0))
+for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => process.exit(0))

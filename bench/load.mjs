@@ -12,6 +12,8 @@
 //     receipt (checked for status 1) → { transactions, seconds, tps, failed: [hash…], polls, lastHash }
 
 import { Agent, request } from 'node:http'
+import { readFileSync } from 'node:fs'
+import { connect } from 'node:net'
 import WebSocket from 'ws'
 
 const RESULT = Buffer.from('"result"')
@@ -35,6 +37,17 @@ class Samples {
     if (this.#size === 0) return NaN
     const sorted = this.#values.subarray(0, this.#size).sort()
     return sorted[Math.min(this.#size - 1, Math.floor((p / 100) * this.#size))]
+  }
+}
+
+/** CPU seconds a process has used (Linux /proc: utime + stime); NaN elsewhere. */
+function cpuSecondsOf(pid) {
+  if (pid === undefined) return NaN
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return NaN
   }
 }
 
@@ -97,21 +110,112 @@ async function httpReads(job) {
   await sleep(job.warmupMs)
   measuring = true
   const cpu0 = process.cpuUsage()
+  const server0 = cpuSecondsOf(job.serverPid)
   const t0 = performance.now()
   await sleep(job.durationMs)
   measuring = false
   const seconds = (performance.now() - t0) / 1000
   const clientCpu = cpuPercent(cpu0, t0)
+  const serverCpuSeconds = cpuSecondsOf(job.serverPid) - server0
   stop = true
   await Promise.all(loops)
   agent.destroy()
-  return summary(count, seconds, samples, errors, firstError, clientCpu)
+  return summary(count, seconds, samples, errors, firstError, clientCpu, serverCpuSeconds)
+}
+
+/**
+ * The same measure over plain keep-alive TCP connections speaking HTTP/1.1 by hand: one request in
+ * flight per connection, the request bytes built once, the answer framed by its Content-Length.
+ * node:http's client (ClientRequest, IncomingMessage, a parser per response) costs more CPU per
+ * request than the servers measured here, so on a small machine it, not the server, would set
+ * the rate.
+ */
+async function rawHttpReads(job) {
+  const url = new URL(job.url)
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: job.method, params: job.params })
+  const request = Buffer.from(
+    `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  )
+  const samples = new Samples()
+  let errors = 0
+  let firstError
+  let measuring = false
+  let stop = false
+  let count = 0
+  const fail = (message) => {
+    errors++
+    firstError ??= message
+  }
+  const connection = () =>
+    new Promise((resolve) => {
+      const socket = connect({ host: url.hostname, port: Number(url.port), noDelay: true })
+      let buffer = null
+      let started = 0
+      const send = () => {
+        if (stop) {
+          socket.end()
+          return resolve()
+        }
+        started = performance.now()
+        socket.write(request)
+      }
+      socket.on('connect', send)
+      socket.on('error', (e) => {
+        fail(e.message)
+        resolve()
+      })
+      socket.on('close', resolve)
+      socket.on('data', (chunk) => {
+        buffer = buffer === null ? chunk : Buffer.concat([buffer, chunk])
+        const headerEnd = buffer.indexOf('\r\n\r\n')
+        if (headerEnd === -1) return
+        const lengthAt = buffer.indexOf('ontent-Length:', 0) !== -1 ? buffer.indexOf('ontent-Length:') : buffer.indexOf('ontent-length:')
+        if (lengthAt === -1 || lengthAt > headerEnd) {
+          fail(`no Content-Length in ${buffer.subarray(0, headerEnd).toString()}`)
+          stop = true
+          socket.destroy()
+          return
+        }
+        let length = 0
+        for (let i = lengthAt + 14; i < headerEnd; i++) {
+          const c = buffer[i]
+          if (c === 13) break
+          if (c >= 48 && c <= 57) length = length * 10 + (c - 48)
+        }
+        const total = headerEnd + 4 + length
+        if (buffer.length < total) return
+        // Status line: "HTTP/1.1 200 ".
+        if (buffer[9] !== 50 || buffer[10] !== 48 || buffer[11] !== 48 || buffer.indexOf(RESULT, headerEnd) === -1) {
+          fail(buffer.subarray(0, Math.min(total, 300)).toString())
+        } else if (measuring) {
+          samples.add(performance.now() - started)
+          count++
+        }
+        buffer = buffer.length === total ? null : buffer.subarray(total)
+        send()
+      })
+    })
+  const connections = Array.from({ length: job.inFlight }, connection)
+  await sleep(job.warmupMs)
+  measuring = true
+  const cpu0 = process.cpuUsage()
+  const server0 = cpuSecondsOf(job.serverPid)
+  const t0 = performance.now()
+  await sleep(job.durationMs)
+  measuring = false
+  const seconds = (performance.now() - t0) / 1000
+  const clientCpu = cpuPercent(cpu0, t0)
+  const serverCpuSeconds = cpuSecondsOf(job.serverPid) - server0
+  stop = true
+  await Promise.all(connections)
+  return summary(count, seconds, samples, errors, firstError, clientCpu, serverCpuSeconds)
 }
 
 // --- WebSocket --------------------------------------------------------------------------------------
 
 async function wsReads(job) {
-  const ws = new WebSocket(job.url, { perMessageDeflate: false })
+  // A zero mask: `ws` then skips masking the payload (clients must mask; any key is allowed).
+  const ws = new WebSocket(job.url, { perMessageDeflate: false, generateMask: (mask) => mask.fill(0) })
   await new Promise((resolve, reject) => {
     ws.once('open', resolve)
     ws.once('error', reject)
@@ -130,10 +234,21 @@ async function wsReads(job) {
   let count = 0
   let outstanding = 0
   let drained
+  // Requests made while handling one TCP chunk of answers leave in one write, as the server's do.
+  let corked = false
+  const uncork = () => {
+    corked = false
+    ws._socket.uncork()
+  }
   const send = () => {
     const id = nextId++
     sentAt[id & mask] = performance.now()
     outstanding++
+    if (!corked) {
+      corked = true
+      ws._socket.cork()
+      process.nextTick(uncork)
+    }
     ws.send(head + id + tail)
   }
   ws.on('message', (data) => {
@@ -164,19 +279,23 @@ async function wsReads(job) {
   await sleep(job.warmupMs)
   measuring = true
   const cpu0 = process.cpuUsage()
+  const server0 = cpuSecondsOf(job.serverPid)
   const t0 = performance.now()
   await sleep(job.durationMs)
   measuring = false
   const seconds = (performance.now() - t0) / 1000
   const clientCpu = cpuPercent(cpu0, t0)
+  const serverCpuSeconds = cpuSecondsOf(job.serverPid) - server0
   stop = true
   if (outstanding > 0) await Promise.race([new Promise((resolve) => (drained = resolve)), sleep(5_000)])
   ws.terminate()
-  return summary(count, seconds, samples, errors, firstError, clientCpu)
+  return summary(count, seconds, samples, errors, firstError, clientCpu, serverCpuSeconds)
 }
 
-function summary(count, seconds, samples, errors, firstError, clientCpu) {
+function summary(count, seconds, samples, errors, firstError, clientCpu, serverCpuSeconds) {
   return {
+    // Server CPU per answered request (/proc, 10 ms ticks): what the server spends, whoever sets the rate.
+    serverUsPerRequest: (serverCpuSeconds * 1e6) / count,
     requests: count,
     seconds,
     rps: count / seconds,
@@ -232,7 +351,7 @@ function sleep(ms) {
 }
 
 const kinds = {
-  reads: (job) => (job.transport === 'ws' ? wsReads(job) : httpReads(job)),
+  reads: (job) => (job.transport === 'ws' ? wsReads(job) : job.client === 'node:http' ? httpReads(job) : rawHttpReads(job)),
   send,
 }
 

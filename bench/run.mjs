@@ -5,17 +5,18 @@
 // resident memory as blocks pile up. Prints one markdown table with the ratios ringchain/anvil and
 // ringchain/ceiling and writes it, with every raw figure as JSON, to bench/results/. See bench/README.md.
 //
-//   npm run bench                          (builds first; under 5 minutes)
-//   node bench/run.mjs --quick             (or RINGCHAIN_BENCH_QUICK=1: shorter runs, fewer blocks, ~1 minute)
+//   npm run bench                          (builds first; about 3 minutes, under 5)
+//   node bench/run.mjs --quick             (or RINGCHAIN_BENCH_QUICK=1: shorter runs, fewer blocks, about 1 minute)
 //   node bench/run.mjs --only reads,mine   (sections: startup, mine, reads, window, memory)
 //   node bench/run.mjs --no-anvil          (ringchain and the ceiling only)
+//   node bench/run.mjs --anvil-memory      (anvil's memory up to 20k blocks too: adds about 2 minutes)
 
 import { fork, spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, request } from 'node:http'
-import { cpus } from 'node:os'
+import { cpus, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
 import { Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { bytesToHex, generateAddress, hexToBytes, intToBytes, setLengthLeft } from '@ethereumjs/util'
@@ -34,11 +35,11 @@ const SECTIONS = ['startup', 'mine', 'reads', 'window', 'memory']
 const only = new Set((option('--only') ?? SECTIONS.join(',')).split(','))
 for (const s of only) if (!SECTIONS.includes(s)) throw new Error(`--only: unknown section ${s} (one of ${SECTIONS.join(', ')})`)
 const withAnvil = !flag('--no-anvil')
-const ANVIL_ARGS = (option('--anvil-args') ?? '').split(' ').filter((a) => a !== '')
 
 const CONFIG = quick
-  ? { startupRuns: 3, transfers: 300, calls: 300, warmupMs: 150, durationMs: 500, rounds: 1, memoryBlocks: [1_000, 2_000, 5_000] }
-  : { startupRuns: 5, transfers: 2_000, calls: 2_000, warmupMs: 250, durationMs: 1_000, rounds: 2, memoryBlocks: [1_000, 5_000, 20_000] }
+  ? { startupRuns: 3, transfers: 300, calls: 300, chunk: 150, warmupMs: 150, durationMs: 500, rounds: 1, memoryBlocks: [1_000, 2_000, 5_000], anvilMemoryBlocks: [1_000, 2_000] }
+  : { startupRuns: 5, transfers: 2_000, calls: 2_000, chunk: 250, warmupMs: 250, durationMs: 1_000, rounds: 2, memoryBlocks: [1_000, 5_000, 10_000, 20_000], anvilMemoryBlocks: [1_000, 5_000] }
+if (flag('--anvil-memory')) CONFIG.anvilMemoryBlocks = CONFIG.memoryBlocks
 
 // The well-known dev keys of the `test … junk` mnemonic: both nodes fund them at genesis.
 const KEYS = [
@@ -48,10 +49,11 @@ const KEYS = [
 ].map((k) => hexToBytes(k))
 const ADDRESSES = ['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc']
 
-// `sstore(calldata[0:32], calldata[32:64])`, behind the usual copy-and-return init code.
+// `sstore(calldata[0:32], calldata[32:64])`, behind the usual copy-and-return init code. Each call
+// writes slot i % 8 (so every slot has history inside the window) with the value i + 1.
 const RUNTIME = '6020356000355500'
-const INIT = '0x600860' + '0c' + '60003960086000f3' + RUNTIME
-const SLOTS = 8n
+const INIT = '0x6008600c60003960086000f3' + RUNTIME
+const SLOTS = 8
 
 const log = (message) => process.stderr.write(message + '\n')
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -64,10 +66,8 @@ function signedTransactions() {
   const transfers = Array.from({ length: CONFIG.transfers }, (_, i) => sign(KEYS[0], { nonce: BigInt(i), to: ADDRESSES[1], value: 1n, gasLimit: 21_000n }))
   const deploy = sign(KEYS[2], { nonce: 0n, data: INIT, gasLimit: 200_000n })
   const contract = bytesToHex(generateAddress(hexToBytes(ADDRESSES[2]), new Uint8Array()))
-  const word = (n) => bytesToHex(setLengthLeft(intToBytes(Number(n)), 32)).slice(2)
-  const calls = Array.from({ length: CONFIG.calls }, (_, i) =>
-    sign(KEYS[2], { nonce: BigInt(i + 1), to: contract, gasLimit: 100_000n, data: '0x' + word(BigInt(i) % SLOTS) + word(BigInt(i) + 1n) }),
-  )
+  const word = (n) => bytesToHex(setLengthLeft(intToBytes(n), 32)).slice(2)
+  const calls = Array.from({ length: CONFIG.calls }, (_, i) => sign(KEYS[2], { nonce: BigInt(i + 1), to: contract, gasLimit: 100_000n, data: '0x' + word(i % SLOTS) + word(i + 1) }))
   return { transfers, deploy, contract, calls }
 }
 
@@ -106,12 +106,22 @@ function rpc(url, method, params = []) {
   })
 }
 
-/** A server under test: its process, its URLs. */
-async function startNode(name) {
-  if (name === 'anvil') {
+// anvil persists states beyond its in-memory ones under ~/.foundry/anvil/tmp and leaves them there
+// when stopped: every anvil of the run gets a directory of its own here, removed at the end.
+const anvilCache = mkdtempSync(join(tmpdir(), 'ringchain-bench-anvil-'))
+const anvilArgs = (extra = []) => ['--cache-path', anvilCache, ...extra]
+// anvil's near-head mode (128 states in memory, nothing on disk), ringchain's shape.
+const PRUNED = ['--prune-history', '128']
+
+/**
+ * A server under test: its process, its URLs. `name` is ringchain, anvil, anvil-pruned or ceiling.
+ * `probe`: ringchain with bench/gc-probe.mjs loaded, for the memory section.
+ */
+async function startNode(name, { probe = false } = {}) {
+  if (name.startsWith('anvil')) {
     const port = await freePort()
     // --silent: anvil otherwise prints every request, where ringchain runs at log level warn.
-    const child = spawn(anvilBinary, ['--port', String(port), '--silent', ...ANVIL_ARGS], { stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawn(anvilBinary, ['--port', String(port), '--silent', ...anvilArgs(name === 'anvil-pruned' ? PRUNED : [])], { stdio: ['ignore', 'ignore', 'pipe'] })
     const httpUrl = `http://127.0.0.1:${port}`
     for (let i = 0; ; i++) {
       try {
@@ -126,9 +136,22 @@ async function startNode(name) {
   }
   const [command, args, ready] =
     name === 'ringchain'
-      ? [ringchainCommand.command, ringchainCommand.args, ringchainReady]
+      ? [ringchainCommand.command, [...(probe ? ['--expose-gc', '--import', pathToFileURL(join(here, 'gc-probe.mjs')).href] : []), ...ringchainCommand.args], ringchainReady]
       : [process.execPath, [join(here, 'ceiling.mjs')], (line) => (line.startsWith('{') ? JSON.parse(line).httpUrl : undefined)]
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', probe ? 'pipe' : 'inherit'] })
+  const probes = []
+  if (probe) {
+    let buffer = ''
+    child.stderr.on('data', (d) => {
+      buffer += d
+      for (let end = buffer.indexOf('\n'); end !== -1; end = buffer.indexOf('\n')) {
+        const line = buffer.slice(0, end)
+        buffer = buffer.slice(end + 1)
+        if (line.startsWith('gc-probe ')) probes.shift()?.(JSON.parse(line.slice(9)))
+        else process.stderr.write(line + '\n')
+      }
+    })
+  }
   const line = await new Promise((resolve, reject) => {
     let buffer = ''
     child.stdout.on('data', (d) => {
@@ -141,7 +164,13 @@ async function startNode(name) {
   if (ready(line) === undefined) throw new Error(`${name}: unexpected ready line ${line}`)
   const info = JSON.parse(line)
   child.stdout.resume()
-  return { name, child, httpUrl: info.httpUrl, wsUrl: info.wsUrl }
+  /** Runs a full collection in the server (probe only) and resolves with its process.memoryUsage(). */
+  const collect = () =>
+    new Promise((resolve) => {
+      probes.push(resolve)
+      child.kill('SIGUSR2')
+    })
+  return { name, child, httpUrl: info.httpUrl, wsUrl: info.wsUrl, collect: probe ? collect : undefined }
 }
 
 async function stopNode(node) {
@@ -175,15 +204,14 @@ loader.on('message', ({ seq, result, error }) => {
   if (error !== undefined) w.reject(new Error(error))
   else w.resolve(result)
 })
-/** Runs a job in the load process; adds the server's CPU use over the job (percent of one core). */
+/** Runs a job in the load process against `node`; adds the server's CPU seconds over the whole job. */
 function job(node, spec) {
   const seq = nextSeq++
   const cpu0 = cpuSeconds(node.child.pid)
-  const t0 = performance.now()
   return new Promise((resolve, reject) => {
     waiting.set(seq, { resolve, reject })
-    loader.send({ seq, job: spec })
-  }).then((result) => ({ ...result, serverCpu: (100 * (cpuSeconds(node.child.pid) - cpu0)) / ((performance.now() - t0) / 1000) }))
+    loader.send({ seq, job: { ...spec, serverPid: node.child.pid } })
+  }).then((result) => ({ ...result, jobServerCpuSeconds: cpuSeconds(node.child.pid) - cpu0 }))
 }
 
 // --- sections -------------------------------------------------------------------------------------
@@ -194,40 +222,55 @@ const anvilBinary = anvilFound.binary
 if (anvilBinary === undefined) log(`anvil: not measured (${anvilFound.reason})`)
 const anvilVersion = anvilBinary === undefined ? undefined : /Version: (\S+)/.exec(spawnSync(anvilBinary, ['--version'], { encoding: 'utf8' }).stdout)?.[1]
 results.machine.anvil = anvilVersion
-const nodeNames = ['ringchain', ...(anvilBinary === undefined ? [] : ['anvil'])]
 
 async function startupSection() {
   log('startup…')
   const out = {}
   out.ringchain = await series('ringchain', ringchainCommand.command, ringchainCommand.args, ringchainReady, CONFIG.startupRuns)
-  if (anvilBinary !== undefined) out.anvil = await series('anvil', anvilBinary, ['--port', '0'], (line) => /Listening on (\S+)/.exec(line)?.[1]?.replace(/^/, 'http://'), CONFIG.startupRuns)
+  if (anvilBinary !== undefined) out.anvil = await series('anvil', anvilBinary, ['--port', '0', ...anvilArgs()], (line) => /Listening on (\S+)/.exec(line)?.[1]?.replace(/^/, 'http://'), CONFIG.startupRuns)
   out.ceiling = await series('ceiling', process.execPath, [join(here, 'ceiling.mjs')], (line) => (line.startsWith('{') ? JSON.parse(line).httpUrl : undefined), CONFIG.startupRuns)
   return out
 }
 
+/**
+ * Sequential automined transactions, each followed by its receipt (checked for status 1). The
+ * nodes take turns, a chunk each, so a noisy neighbour on a shared machine slows them alike.
+ */
 async function mineSection(nodes, txs) {
   const out = { transfers: {}, calls: {} }
+  for (const node of nodes) {
+    const hash = await rpc(node.httpUrl, 'eth_sendRawTransaction', [txs.deploy])
+    for (let receipt = null; receipt === null; await sleep(5)) receipt = await rpc(node.httpUrl, 'eth_getTransactionReceipt', [hash])
+  }
   for (const kind of ['transfers', 'calls']) {
-    for (const node of nodes) {
-      log(`${kind} on ${node.name}…`)
-      if (kind === 'calls') {
-        const hash = await rpc(node.httpUrl, 'eth_sendRawTransaction', [txs.deploy])
-        for (let receipt = null; receipt === null; await sleep(5)) receipt = await rpc(node.httpUrl, 'eth_getTransactionReceipt', [hash])
+    const raws = txs[kind]
+    for (let from = 0; from < raws.length; from += CONFIG.chunk) {
+      for (const node of nodes) {
+        log(`${kind} ${from}..${Math.min(from + CONFIG.chunk, raws.length)} on ${node.name}…`)
+        const r = await job(node, { kind: 'send', url: node.httpUrl, raws: raws.slice(from, from + CONFIG.chunk) })
+        if (r.failed.length > 0) throw new Error(`${node.name}: ${r.failed.length} ${kind} without a status-1 receipt, e.g. ${r.failed[0]}`)
+        const total = (out[kind][node.name] ??= { transactions: 0, seconds: 0, serverCpuSeconds: 0, polls: 0 })
+        total.transactions += r.transactions
+        total.seconds += r.seconds
+        total.serverCpuSeconds += r.jobServerCpuSeconds
+        total.polls += r.polls
+        total.lastHash = r.lastHash
       }
-      const r = await job(node, { kind: 'send', url: node.httpUrl, raws: txs[kind] })
-      if (r.failed.length > 0) throw new Error(`${node.name}: ${r.failed.length} ${kind} without a status-1 receipt, e.g. ${r.failed[0]}`)
-      out[kind][node.name] = r
+    }
+    for (const total of Object.values(out[kind])) {
+      total.tps = total.transactions / total.seconds
+      total.serverCpuMsPerTx = (1000 * total.serverCpuSeconds) / total.transactions
     }
   }
   return out
 }
 
-/** The three spec methods as read on a node after the mine section. */
-function readRequests(node, txs) {
+/** The three spec methods as read on a node after the mine section (the ceiling answers anything). */
+function readRequests(lastHash, contract) {
   return {
-    eth_getStorageAt: [txs.contract, '0x0', 'latest'],
-    eth_getTransactionByHash: [node.lastHash],
-    eth_getTransactionReceipt: [node.lastHash],
+    eth_getStorageAt: [contract, '0x0', 'latest'],
+    eth_getTransactionByHash: [lastHash],
+    eth_getTransactionReceipt: [lastHash],
   }
 }
 
@@ -242,7 +285,7 @@ async function readsSection(nodes, ceiling, txs) {
         const row = (out[key] = { method, transport, inFlight })
         for (let round = 0; round < CONFIG.rounds; round++) {
           for (const node of targets) {
-            const params = node === ceiling ? readRequests(nodes[0], txs)[method] : readRequests(node, txs)[method]
+            const params = readRequests((node === ceiling ? nodes[0] : node).lastHash, txs.contract)[method]
             const r = await job(node, { kind: 'reads', transport, url: transport === 'ws' ? node.wsUrl : node.httpUrl, method, params, inFlight, warmupMs: CONFIG.warmupMs, durationMs: CONFIG.durationMs })
             if (r.errors > 0) throw new Error(`${node.name} ${key}: ${r.errors} errors, e.g. ${r.firstError}`)
             // Best of the rounds: the machine is shared, and noise only ever slows a run down.
@@ -273,27 +316,46 @@ async function windowSection(nodes, txs) {
   return out
 }
 
+/** Resident memory of a fresh node as `anvil_mine` adds empty blocks (anvil: its near-head mode, see the README). */
 async function memorySection() {
   const out = {}
-  for (const name of nodeNames) {
-    const node = await startNode(name)
+  const plan = [['ringchain', CONFIG.memoryBlocks], ...(anvilBinary === undefined ? [] : [['anvil-pruned', CONFIG.anvilMemoryBlocks]])]
+  for (const [name, checkpoints] of plan) {
+    const node = await startNode(name, { probe: name === 'ringchain' })
+    const MiB = 1024 * 1024
+    /** Resident memory (after a full collection where the probe can run one) and the live heap. */
+    const sample = async () => {
+      const heap = node.collect === undefined ? undefined : await node.collect()
+      return { rssMiB: rssMiB(node.child.pid), ...(heap === undefined ? {} : { heapMiB: heap.heapUsed / MiB }) }
+    }
     try {
-      const rows = [{ blocks: 0, rssMiB: rssMiB(node.child.pid), seconds: 0 }]
+      const rows = [{ blocks: 0, ...(await sample()), seconds: 0 }]
       const t0 = performance.now()
       let mined = 0
-      for (const target of CONFIG.memoryBlocks) {
+      for (const target of checkpoints) {
         while (mined < target) {
           const n = Math.min(1_000, target - mined)
           await rpc(node.httpUrl, 'anvil_mine', ['0x' + n.toString(16)])
           mined += n
         }
-        await sleep(200)
-        rows.push({ blocks: mined, rssMiB: rssMiB(node.child.pid), seconds: (performance.now() - t0) / 1000 })
+        const seconds = (performance.now() - t0) / 1000
+        rows.push({ blocks: mined, ...(await sample()), seconds })
         log(`memory: ${name} ${JSON.stringify(rows.at(-1))}`)
       }
-      const first = rows.find((r) => r.blocks === 1_000)
+      const growth = (field, from, to) => {
+        const a = rows.find((r) => r.blocks === from)?.[field]
+        const b = rows.find((r) => r.blocks === to)?.[field]
+        return a === undefined || b === undefined ? undefined : (b - a) / ((to - from) / 1_000)
+      }
       const last = rows.at(-1)
-      out[name] = { rows, growthPer1kMiB: (last.rssMiB - first.rssMiB) / ((last.blocks - first.blocks) / 1_000), msPerBlock: (1000 * last.seconds) / last.blocks }
+      out[name] = {
+        rows,
+        growthPer1kMiB: growth('rssMiB', 1_000, last.blocks),
+        growthPer1kAfter10kMiB: growth('rssMiB', 10_000, 20_000),
+        heapGrowthPer1kMiB: growth('heapMiB', 1_000, last.blocks),
+        heapGrowthPer1kAfter10kMiB: growth('heapMiB', 10_000, 20_000),
+        msPerBlock: (1000 * last.seconds) / last.blocks,
+      }
     } finally {
       await stopNode(node)
     }
@@ -315,12 +377,16 @@ function table(r) {
   const row = (measure, rc, anvil, ceiling, rcAnvil, rcCeiling, target) => lines.push(`| ${measure} | ${rc} | ${anvil} | ${ceiling} | ${rcAnvil} | ${rcCeiling} | ${target} |`)
   if (r.startup !== undefined) {
     const s = r.startup
-    row('startup, ms (median of ' + CONFIG.startupRuns + ')', fmt(s.ringchain.median), fmt(s.anvil?.median), fmt(s.ceiling.median), ratio(s.ringchain.median, s.anvil?.median), ratio(s.ringchain.median, s.ceiling.median), '< 250 ms' + mark(s.ringchain.median < 250))
+    row(`startup, ms (spawn → first eth_chainId answer, median of ${CONFIG.startupRuns})`, fmt(s.ringchain.median), fmt(s.anvil?.median), fmt(s.ceiling.median), ratio(s.ringchain.median, s.anvil?.median), ratio(s.ringchain.median, s.ceiling.median), '< 250 ms' + mark(s.ringchain.median < 250))
   }
   if (r.mine !== undefined) {
     for (const [kind, label] of [['transfers', 'transfers'], ['calls', 'storage writes']]) {
       const m = r.mine[kind]
-      row(`automined ${label}, tx/s (${fmt(CONFIG[kind])} sequential, receipts status 1)`, fmt(m.ringchain.tps), fmt(m.anvil?.tps), '', ratio(m.ringchain.tps, m.anvil?.tps), '', '≥ anvil' + mark(m.anvil === undefined ? undefined : m.ringchain.tps >= m.anvil.tps))
+      const cell = (x) => (x === undefined ? '–' : `${fmt(x.tps)} (${fmt(x.serverCpuMsPerTx, 2)})`)
+      row(`automined ${label}, tx/s (server CPU ms/tx); ${fmt(CONFIG[kind])} sequential, each receipt status 1`, cell(m.ringchain), cell(m.anvil), '', ratio(m.ringchain.tps, m.anvil?.tps), '', '≥ anvil' + mark(m.anvil === undefined ? undefined : m.ringchain.tps >= m.anvil.tps))
+      if (m['anvil-pruned'] !== undefined) {
+        row(`… the same against anvil --prune-history 128 (no disk)`, cell(m.ringchain), cell(m['anvil-pruned']), '', ratio(m.ringchain.tps, m['anvil-pruned'].tps), '', '(for reference)')
+      }
     }
   }
   if (r.reads !== undefined) {
@@ -338,55 +404,92 @@ function table(r) {
   if (r.window !== undefined) {
     const w = r.window
     const cell = (x) => (x === undefined ? '–' : `${fmt(x['head-127'].rps)} vs ${fmt(x.head.rps)} (${x.ratio.toFixed(2)})`)
-    row('eth_getStorageAt at head−127 vs head, req/s (WebSocket ×32)', cell(w.ringchain), cell(w.anvil), '', '', '', 'within 10%' + mark(Math.abs(1 - w.ringchain.ratio) <= 0.1))
+    row('eth_getStorageAt at head−127 vs at the head, req/s (WebSocket ×32)', cell(w.ringchain), cell(w.anvil), '', '', '', 'within 10%' + mark(Math.abs(1 - w.ringchain.ratio) <= 0.1))
   }
   if (r.memory !== undefined) {
     const m = r.memory
+    const anvil = m['anvil-pruned']
     for (const blocks of CONFIG.memoryBlocks) {
-      const at = (x) => x?.rows.find((row) => row.blocks === blocks)?.rssMiB
-      row(`resident memory at ${fmt(blocks)} blocks, MiB`, fmt(at(m.ringchain), 1), fmt(at(m.anvil), 1), '', ratio(at(m.ringchain), at(m.anvil)), '', '')
+      const at = (x) => x?.rows.find((row) => row.blocks === blocks)
+      const rc = at(m.ringchain)
+      row(`resident memory after ${fmt(blocks)} empty blocks, MiB (ringchain: live heap after a full GC)`, `${fmt(rc?.rssMiB, 1)} (${fmt(rc?.heapMiB, 1)})`, fmt(at(anvil)?.rssMiB, 1), '', ratio(rc?.rssMiB, at(anvil)?.rssMiB), '', '')
     }
-    row(`resident growth per 1k blocks after the first 1k, MiB`, fmt(m.ringchain.growthPer1kMiB, 2), fmt(m.anvil?.growthPer1kMiB, 2), '', '', '', '< 0.5 MiB' + mark(m.ringchain.growthPer1kMiB < 0.5))
-    row(`empty blocks mined (anvil_mine), ms/block`, fmt(m.ringchain.msPerBlock, 2), fmt(m.anvil?.msPerBlock, 2), '', ratio(m.ringchain.msPerBlock, m.anvil?.msPerBlock), '', '')
+    const growth = (rss, heap) => `${fmt(rss, 2)} (${fmt(heap, 2)})`
+    row('resident (live heap) growth per 1k blocks after the first 1k, MiB', growth(m.ringchain.growthPer1kMiB, m.ringchain.heapGrowthPer1kMiB), fmt(anvil?.growthPer1kMiB, 2), '', '', '', '< 0.5 MiB' + mark(m.ringchain.heapGrowthPer1kMiB < 0.5))
+    if (m.ringchain.growthPer1kAfter10kMiB !== undefined) {
+      row('… from 10k to 20k (the EIP-2935/4788 ring buffers are full from 8,191)', growth(m.ringchain.growthPer1kAfter10kMiB, m.ringchain.heapGrowthPer1kAfter10kMiB), fmt(anvil?.growthPer1kAfter10kMiB, 2), '', '', '', '< 0.5 MiB' + mark(m.ringchain.heapGrowthPer1kAfter10kMiB < 0.5))
+    }
+    row('empty blocks mined (anvil_mine), ms/block', fmt(m.ringchain.msPerBlock, 2), fmt(anvil?.msPerBlock, 2), '', ratio(m.ringchain.msPerBlock, anvil?.msPerBlock), '', '')
   }
   return lines.join('\n')
 }
 
 // --- main -----------------------------------------------------------------------------------------
 
+const dir = join(here, 'results')
+mkdirSync(dir, { recursive: true })
+const stamp = results.startedAt.replace(/[:.]/g, '-')
+/** Written after every section, so an interrupted run keeps what it measured. */
+const save = () => {
+  const text = JSON.stringify(results, null, 2) + '\n'
+  writeFileSync(join(dir, `${stamp}.json`), text)
+  writeFileSync(join(dir, 'latest.json'), text)
+}
+
 const t0 = performance.now()
 let nodes = []
 let ceiling
 try {
-  if (only.has('startup')) results.startup = await startupSection()
-  const needServers = only.has('mine') || only.has('reads') || only.has('window')
-  if (needServers) {
+  if (only.has('startup')) {
+    results.startup = await startupSection()
+    save()
+  }
+  if (only.has('mine') || only.has('reads') || only.has('window')) {
     log('signing transactions…')
     const txs = signedTransactions()
-    nodes = []
-    for (const name of nodeNames) nodes.push(await startNode(name))
-    ceiling = await startNode('ceiling')
+    const names = ['ringchain', ...(anvilBinary === undefined ? [] : ['anvil'])]
+    for (const name of names) nodes.push(await startNode(name))
     // Reads and the window read need mined blocks, so the mine section always runs with them.
-    results.mine = await mineSection(nodes, txs)
-    for (const node of nodes) node.lastHash = results.mine.calls[node.name].lastHash
-    if (!only.has('mine')) delete results.mine
-    if (only.has('reads')) results.reads = await readsSection(nodes, ceiling, txs)
-    if (only.has('window')) results.window = await windowSection(nodes, txs)
+    const mined = await mineSection(nodes, txs)
+    for (const node of nodes) node.lastHash = mined.calls[node.name].lastHash
+    if (only.has('mine')) {
+      results.mine = mined
+      if (anvilBinary !== undefined) {
+        // For reference: anvil without its disk-backed state history.
+        const pruned = await startNode('anvil-pruned')
+        try {
+          const again = await mineSection([pruned], txs)
+          for (const kind of ['transfers', 'calls']) results.mine[kind]['anvil-pruned'] = again[kind]['anvil-pruned']
+        } finally {
+          await stopNode(pruned)
+        }
+      }
+      save()
+    }
+    if (only.has('reads')) {
+      ceiling = await startNode('ceiling')
+      results.reads = await readsSection(nodes, ceiling, txs)
+      save()
+    }
+    if (only.has('window')) {
+      results.window = await windowSection(nodes, txs)
+      save()
+    }
     for (const node of [...nodes, ceiling]) await stopNode(node)
   }
-  if (only.has('memory')) results.memory = await memorySection()
+  if (only.has('memory')) {
+    results.memory = await memorySection()
+    save()
+  }
 } finally {
   for (const node of [...nodes, ceiling]) await stopNode(node)
   loader.disconnect()
+  rmSync(anvilCache, { recursive: true, force: true })
 }
 results.seconds = (performance.now() - t0) / 1000
+save()
 
 const markdown = table(results)
-const stamp = results.startedAt.replace(/[:.]/g, '-')
-const dir = join(here, 'results')
-mkdirSync(dir, { recursive: true })
-writeFileSync(join(dir, `${stamp}.json`), JSON.stringify(results, null, 2) + '\n')
-writeFileSync(join(dir, 'latest.json'), JSON.stringify(results, null, 2) + '\n')
 const header = `ringchain vs anvil ${anvilVersion ?? '(not measured)'} vs a bare Node server; node ${process.version}, ${cpus().length} cores, ${quick ? 'quick mode' : 'full run'}, ${results.seconds.toFixed(0)} s`
 writeFileSync(join(dir, 'latest.md'), `${header}\n\n${markdown}\n`)
 console.log(`\n${header}\n\n${markdown}\n`)

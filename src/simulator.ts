@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises'
 import { bytesToHex } from '@ethereumjs/util'
 import { Chain, type ChainOptions } from './chain/chain.js'
-import { createCustomCrypto } from './chain/crypto.js'
+import { createCustomCrypto, keccakReady } from './chain/crypto.js'
 import { RingchainRpcError, type RequestArguments } from './eip1193.js'
 import { importChain, type ChainImport, type GethGenesis } from './chain/import.js'
 import { createDispatcher, type Dispatch, type RpcContext, type RpcSession } from './rpc/dispatcher.js'
@@ -374,9 +374,10 @@ function chainFactory(options: RingchainOptions): () => Promise<Chain> {
   let loaded: Promise<ChainImport> | undefined
   return async () => {
     const withCrypto: ChainOptions = { customCrypto: createCustomCrypto(), ...chainOptions }
-    if (source === undefined) return Chain.create(withCrypto)
-    loaded ??= loadImport(source)
-    return importChain(await loaded, withCrypto)
+    // The WebAssembly keccak compiles while genesis is built; mining waits for it (see keccakReady).
+    const chain = source === undefined ? await Chain.create(withCrypto) : await importChain(await (loaded ??= loadImport(source)), withCrypto)
+    await keccakReady()
+    return chain
   }
 }
 

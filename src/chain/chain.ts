@@ -27,9 +27,10 @@ import {
   equalsBytes,
   type EOACode7702AuthorizationListItem,
 } from '@ethereumjs/util'
-import { buildBlock, createVM, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { createVM, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { createAccessList, type AccessListCall, type AccessListResult } from './accessList.js'
+import { startBlock } from './builder.js'
 import { Clock, DETERMINISTIC_GENESIS_TIMESTAMP, type ClockState } from './clock.js'
 import {
   BlockOutOfWindowError,
@@ -603,7 +604,7 @@ export class Chain {
     if (this.common.consensusType() === 'pos') headerData.mixHash = this.#keccak(parent.hash())
     else headerData.difficulty = parent.header.difficulty
     if (this.common.isActivatedEIP(4788)) headerData.parentBeaconBlockRoot = ZERO32
-    const builder = await buildBlock(vm, {
+    const builder = await startBlock(vm, {
       parentBlock: parent,
       headerData,
       ...(this.common.isActivatedEIP(4895) ? { withdrawals: [] } : {}),
@@ -723,7 +724,7 @@ export class Chain {
 
   /** The least gas with which the call succeeds, found by binary search as geth does. */
   async estimateGas(params: CallParams, ref: BlockRef): Promise<bigint> {
-    const cap = params.gas ?? this.#callGasCap()
+    const cap = this.#callGas(params.gas)
     const first = await this.#runCall(params, ref, cap)
     const failure = first.result.execResult.exceptionError
     if (failure !== undefined) throw callError(failure.error, first.result.execResult.returnValue)
@@ -786,6 +787,16 @@ export class Chain {
     return this.#world.prove(key, slotKeys, this.resolveBlock(ref).number)
   }
 
+  /**
+   * The gas a call runs with: what it asks for, at most the cap (geth caps with its RPC gas cap).
+   * Uncapped, `gas: 2^64` on a looping contract would hold the only thread for hours; above the
+   * EIP-7825 cap ethereumjs would not even build the call.
+   */
+  #callGas(asked: bigint | undefined): bigint {
+    const cap = this.#callGasCap()
+    return asked === undefined || asked > cap ? cap : asked
+  }
+
   /** Gas of a call that names none: the block gas limit, capped as EIP-7825 (Osaka) caps a transaction (geth too). */
   #callGasCap(): bigint {
     const txCap = 1n << 24n
@@ -798,7 +809,7 @@ export class Chain {
     const sm = new RingStateManager(state, { keccak: this.#keccak })
     const vm = await createVM({ common: this.common, stateManager: sm, blockchain: this.#vm.blockchain })
     const from = new Address(params.from ?? new Uint8Array(20))
-    const gasLimit = gas ?? this.#callGasCap()
+    const gasLimit = this.#callGas(gas)
     const accessList = (params.accessList ?? []).map((item) => ({ address: bytesToHex(item.address), storageKeys: item.storageKeys.map((k) => bytesToHex(k)) }))
     const authorizationList = (params.authorizationList ?? []).map((a) => ({
       chainId: bigIntToHex(a.chainId),

@@ -217,18 +217,18 @@ const nativeEcsign: Ecsign = (message, secretKey, opts) => {
 // synchronously from the first genesis root on), so noble hashes until the module is ready, ~3 ms
 // after the first `createCustomCrypto()`; the digests are the same, so the switch is invisible.
 let wasmHasher: WasmHasher | undefined
-let wasmKeccakRequested = false
+let wasmKeccakSettled: Promise<void> | undefined
 
 function startWasmKeccak(): void {
-  if (wasmKeccakRequested) return
-  wasmKeccakRequested = true
+  if (wasmKeccakSettled !== undefined) return
+  wasmKeccakSettled = Promise.resolve()
   try {
     // The keccak-only bundle (11 kB) rather than the package root, which compiles in every algorithm.
     const { createKeccak } = require('hash-wasm/dist/keccak.umd.min.js') as Pick<
       HashWasmModule,
       'createKeccak'
     >
-    createKeccak(256).then(
+    wasmKeccakSettled = createKeccak(256).then(
       (hasher) => {
         wasmHasher = hasher
       },
@@ -239,6 +239,16 @@ function startWasmKeccak(): void {
   } catch {
     // Same: noble keeps hashing.
   }
+}
+
+/**
+ * Resolves once the WebAssembly keccak is in use (or known to be unavailable). Chains await it
+ * before they mine: the compile completes on a macrotask, which a chain mining from its first
+ * microtask on (in-process `anvil_mine`, a test sending at once) would never yield to, hashing
+ * every block with noble, ~8x slower.
+ */
+export function keccakReady(): Promise<void> {
+  return wasmKeccakSettled ?? Promise.resolve()
 }
 
 /** Which keccak256 implementation {@link createCustomCrypto} hashes with right now. */

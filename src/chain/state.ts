@@ -10,24 +10,32 @@
  *
  * Why this shape: ethereumjs's Merkle state keeps every trie node of every block forever. Like a
  * near-head geth (head state plus one diff layer per block), we keep the head state flat and, per
- * key, the values it had before each block of the window changed it. The tries are persistent
- * (content-addressed nodes in one map) and only used to compute roots; when garbage nodes pile up
- * they are rebuilt from the flat state, so memory follows the live state, not the chain's age.
+ * key, the values it had before each block of the window changed it. The tries (`trie.ts`) are
+ * persistent in-memory node trees, only used to compute roots and proofs: a block's root is
+ * computed on new nodes sharing everything unchanged, and replaced nodes are garbage for V8, so
+ * memory follows the live state, not the chain's age.
  */
-import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
-import {
-  Account,
-  KECCAK256_NULL,
-  KECCAK256_RLP,
-  MapDB,
-  ValueEncoding,
-  bytesToUnprefixedHex,
-  unprefixedHexToBytes,
-} from '@ethereumjs/util'
+import { Account, KECCAK256_NULL, KECCAK256_RLP, bytesToUnprefixedHex } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
-import { buildProof, holdsRoot, type AccountProof, type ProofSource } from './proofs.js'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { buildProof, type AccountProof, type ProofSource } from './proofs.js'
+import { trieDelete, trieNodeCount, trieRoot, trieSet, type NibblePath, type TrieNode } from './trie.js'
 import type { AccountRecord } from './types.js'
+
+type HexSlice = (this: Uint8Array, start: number, end: number) => string
+// Node's native hex encoder, which Buffer#toString('hex') calls: it takes any Uint8Array.
+const hexSlice = (Buffer.prototype as unknown as { hexSlice?: HexSlice }).hexSlice
+
+/**
+ * The map key of some bytes (an address, a slot, a hash): lowercase hex without `0x`, as every key
+ * of the state is. Encoded natively into a flat string: one built two digits at a time (what
+ * `bytesToUnprefixedHex` does) is a rope of 32 pieces that every map lookup must first copy flat.
+ */
+export const keyOf: (bytes: Uint8Array) => string =
+  typeof hexSlice === 'function'
+    ? (bytes) => hexSlice.call(bytes, 0, bytes.length)
+    : (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
 
 /** A zero storage value: slots hold their value without leading zeros, so zero is empty. */
 export const EMPTY = new Uint8Array(0)
@@ -60,6 +68,16 @@ export interface ComputedRoot {
   readonly root: Uint8Array
   /** Final records of the changed accounts, with their new storage roots. */
   readonly accounts: Map<string, AccountRecord | null>
+  /** The tries that give these roots. */
+  readonly tries: Tries
+  /** The head's tries they were computed on. */
+  readonly base: Tries
+}
+
+/** An account trie and the storage tries of its accounts (absent: no storage). */
+export interface Tries {
+  readonly accounts: TrieNode | undefined
+  readonly storage: ReadonlyMap<string, TrieNode>
 }
 
 interface Change<T> {
@@ -80,30 +98,33 @@ export interface WorldStateSnapshot {
   readonly storage: Map<string, Map<string, Uint8Array>>
   readonly code: Map<string, Uint8Array>
   readonly accountHistory: Map<string, Change<AccountRecord | undefined>[]>
-  readonly storageHistory: Map<string, Change<Uint8Array>[]>
+  readonly storageHistory: Map<string, Map<string, Change<Uint8Array>[]>>
   readonly byBlock: Map<bigint, BlockKeys>
   readonly root: Uint8Array
+  /** Immutable: shared with the live state, never copied. */
+  readonly tries: Tries
 }
 
 const EMPTY_CODE_HASH = bytesToUnprefixedHex(KECCAK256_NULL)
-
-/**
- * Garbage trie nodes tolerated before a rebuild: at least this many, and at least as many as there
- * are live nodes, so a rebuild's cost (proportional to the live state) is paid back over many blocks.
- */
-const TRIE_GC_MIN_SLACK = 20_000
+const NO_TRIES: Tries = { accounts: undefined, storage: new Map() }
 
 export class WorldState {
   #accounts = new Map<string, AccountRecord>()
   #storage = new Map<string, Map<string, Uint8Array>>()
   #code = new Map<string, Uint8Array>()
   #accountHistory = new Map<string, Change<AccountRecord | undefined>[]>()
-  #storageHistory = new Map<string, Change<Uint8Array>[]>()
+  /** Per address, per slot: two short keys rather than one concatenated, which every read would build and hash. */
+  #storageHistory = new Map<string, Map<string, Change<Uint8Array>[]>>()
+  /** No change is recorded after this block: reads at it or later are head reads. */
+  #lastChange = -1n
   #byBlock = new Map<bigint, BlockKeys>()
-  #nodes = new Map<string, Uint8Array>()
-  #liveNodes = 0
+  #tries: Tries = NO_TRIES
   #root: Uint8Array = KECCAK256_RLP
-  readonly #common: Common
+  /** The last roots computed and not committed (the pending block's), kept for its proofs. */
+  #computed: ComputedRoot | undefined
+  /** Code entries after the last sweep of unused code, and how many were in use then. */
+  #codeSwept = 0
+  readonly #keccak: (data: Uint8Array) => Uint8Array
 
   /** The live head state. */
   readonly head: StateReader = {
@@ -113,7 +134,7 @@ export class WorldState {
   }
 
   constructor(common: Common) {
-    this.#common = common
+    this.#keccak = common.customCrypto.keccak256 ?? keccak_256
     this.#code.set(EMPTY_CODE_HASH, EMPTY)
   }
 
@@ -124,14 +145,11 @@ export class WorldState {
 
   /** The state as of the end of block `number` (which the caller has checked is in the window). */
   at(number: bigint): StateReader {
-    return {
-      account: (address) => this.accountAt(address, number),
-      storage: (address, slot) => this.storageAt(address, slot, number),
-      code: this.head.code,
-    }
+    return new BlockState(this, number)
   }
 
   accountAt(address: string, number: bigint): AccountRecord | undefined {
+    if (number >= this.#lastChange) return this.#accounts.get(address)
     const changes = this.#accountHistory.get(address)
     if (changes !== undefined) {
       const change = firstAfter(changes, number)
@@ -141,7 +159,8 @@ export class WorldState {
   }
 
   storageAt(address: string, slot: string, number: bigint): Uint8Array {
-    const changes = this.#storageHistory.get(address + slot)
+    if (number >= this.#lastChange) return this.#storage.get(address)?.get(slot) ?? EMPTY
+    const changes = this.#storageHistory.get(address)?.get(slot)
     if (changes !== undefined) {
       const change = firstAfter(changes, number)
       if (change !== undefined) return change.before
@@ -183,12 +202,10 @@ export class WorldState {
       for (const key of keys.storage) if (key.startsWith(address)) changed.add(key.slice(40))
     }
     const source: ProofSource = {
-      common: this.#common,
-      nodes: this.#nodes,
-      root: this.#root,
+      keccak: this.#keccak,
+      tries: this.#tries,
       accounts: [...accounts].map((account) => [account, this.accountAt(account, number)] as const),
       address,
-      storageRoot: this.#accounts.get(address)?.storageRoot ?? KECCAK256_RLP,
       slots: [...changed].map((slot) => [slot, this.storageAt(address, slot, number)] as const),
     }
     return buildProof(source, slots)
@@ -199,8 +216,9 @@ export class WorldState {
    * long as the tries still hold its nodes; undefined once a rebuild has dropped them.
    */
   proveAtRoot(root: Uint8Array, address: string, slots: readonly string[]): Promise<AccountProof> | undefined {
-    if (!holdsRoot(this.#nodes, root)) return undefined
-    return buildProof({ common: this.#common, nodes: this.#nodes, root, accounts: [], address, storageRoot: undefined, slots: [] }, slots)
+    const tries = equal(root, this.#root) ? this.#tries : this.#computed !== undefined && equal(root, this.#computed.root) ? this.#computed.tries : undefined
+    if (tries === undefined) return undefined
+    return buildProof({ keccak: this.#keccak, tries, accounts: [], address, slots: [] }, slots)
   }
 
   /** Number of accounts at the head. */
@@ -213,9 +231,22 @@ export class WorldState {
    * The tries are persistent, so the head's root stays valid whatever is computed here.
    */
   async computeRoot(changes: StateChanges): Promise<ComputedRoot> {
+    const computed = this.#computeRoot(changes)
+    this.#computed = computed
+    return computed
+  }
+
+  #computeRoot(changes: StateChanges): ComputedRoot {
     const accounts = new Map<string, AccountRecord | null>()
     const touched = new Set<string>([...changes.accounts.keys(), ...changes.storage.keys(), ...changes.cleared])
-    const accountTrie = this.#trie(this.#root)
+    const base = this.#tries
+    let accountTrie = base.accounts
+    let storageTries: Map<string, TrieNode> | undefined
+    const setStorageTrie = (address: string, trie: TrieNode | undefined) => {
+      storageTries ??= new Map(base.storage)
+      if (trie === undefined) storageTries.delete(address)
+      else storageTries.set(address, trie)
+    }
     // Writes that change nothing are skipped, not replayed into the tries: every block's system
     // calls write zeros over zeros (EIP-7002/7251 queues) and touch accounts they leave as they
     // were, and a trie update, even a no-op one, re-hashes its whole path.
@@ -224,39 +255,50 @@ export class WorldState {
       const head = this.#accounts.get(address)
       if (changed === null) {
         accounts.set(address, null)
-        if (head !== undefined) await accountTrie.del(unprefixedHexToBytes(address))
+        if (head !== undefined) accountTrie = trieDelete(accountTrie, this.#path(address))
+        if (base.storage.has(address)) setStorageTrie(address, undefined)
         continue
       }
       const current = changed ?? head
       if (current === undefined) continue // storage written to an account that does not exist: nothing to store
       const cleared = changes.cleared.has(address)
       let storageRoot = cleared ? KECCAK256_RLP : (head?.storageRoot ?? KECCAK256_RLP)
+      if (cleared && base.storage.has(address)) setStorageTrie(address, undefined)
       const writes = changes.storage.get(address)
       if (writes !== undefined && writes.size > 0) {
         const slots = cleared ? undefined : this.#storage.get(address)
-        let storageTrie: MerklePatriciaTrie | undefined
+        const before = cleared ? undefined : base.storage.get(address)
+        let storageTrie = before
         for (const [slot, value] of writes) {
-          const before = slots?.get(slot) ?? EMPTY
-          if (equal(before, value)) continue
-          storageTrie ??= this.#trie(storageRoot)
-          if (value.length === 0) await storageTrie.del(unprefixedHexToBytes(slot))
-          else await storageTrie.put(unprefixedHexToBytes(slot), RLP.encode(value))
+          if (equal(slots?.get(slot) ?? EMPTY, value)) continue
+          storageTrie = value.length === 0 ? trieDelete(storageTrie, this.#path(slot)) : trieSet(storageTrie, this.#path(slot), RLP.encode(value))
         }
-        if (storageTrie !== undefined) storageRoot = storageTrie.root()
+        if (storageTrie !== before) {
+          setStorageTrie(address, storageTrie)
+          storageRoot = trieRoot(storageTrie, this.#keccak)
+        }
       }
       const record: AccountRecord = equal(current.storageRoot, storageRoot) ? current : { ...current, storageRoot }
       accounts.set(address, record)
       if (head !== undefined && sameAccount(head, record)) continue
-      await accountTrie.put(unprefixedHexToBytes(address), encodeAccount(record))
+      accountTrie = trieSet(accountTrie, this.#path(address), encodeAccount(record))
     }
-    return { root: accountTrie.root(), accounts }
+    const tries: Tries = { accounts: accountTrie, storage: storageTries ?? base.storage }
+    return { root: accountTrie === base.accounts ? this.#root : trieRoot(accountTrie, this.#keccak), accounts, tries, base }
+  }
+
+  /** A trie key: keccak256 of the key's bytes, in nibbles. */
+  #path(key: string): NibblePath {
+    return keyOf(this.#keccak(Buffer.from(key, 'hex')))
   }
 
   /**
    * Makes `changes` the head state, remembering for each changed key its value before `block`, so
    * that reads at earlier blocks of the window still see it.
    */
-  async commit(changes: StateChanges, computed: ComputedRoot, block: bigint): Promise<void> {
+  async commit(changes: StateChanges, given: ComputedRoot, block: bigint): Promise<void> {
+    // Roots computed on tries that are no longer the head's (a block committed in between) are redone.
+    const computed = given.base === this.#tries ? given : this.#computeRoot(changes)
     const keys = this.#byBlock.get(block) ?? { accounts: [], storage: [] }
     this.#byBlock.set(block, keys)
     for (const [hash, code] of changes.code) this.#code.set(hash, code)
@@ -301,7 +343,11 @@ export class WorldState {
       }
     }
     this.#root = computed.root
-    if (this.#nodes.size > 2 * this.#liveNodes + TRIE_GC_MIN_SLACK) await this.rebuildTries()
+    this.#tries = computed.tries
+    if (this.#computed === computed) this.#computed = undefined
+    // Code is kept by hash while any account of the window may still name it; unused code is
+    // swept once the map has doubled since the last sweep.
+    if (this.#code.size > 2 * this.#codeSwept + 64) this.#collectCode()
   }
 
   /** Forgets what `block` changed: reads at blocks before it are no longer possible. */
@@ -310,7 +356,14 @@ export class WorldState {
     if (keys === undefined) return
     this.#byBlock.delete(block)
     dropOldest(this.#accountHistory, keys.accounts, block)
-    dropOldest(this.#storageHistory, keys.storage, block)
+    for (const key of keys.storage) {
+      // A key is address (40 hex digits) + slot (64).
+      const address = key.slice(0, 40)
+      const slots = this.#storageHistory.get(address)
+      if (slots === undefined) continue
+      dropOldest(slots, [key.slice(40)], block)
+      if (slots.size === 0) this.#storageHistory.delete(address)
+    }
   }
 
   snapshot(): WorldStateSnapshot {
@@ -319,9 +372,10 @@ export class WorldState {
       storage: new Map([...this.#storage].map(([a, slots]) => [a, new Map(slots)])),
       code: new Map(this.#code),
       accountHistory: new Map([...this.#accountHistory].map(([k, v]) => [k, [...v]])),
-      storageHistory: new Map([...this.#storageHistory].map(([k, v]) => [k, [...v]])),
+      storageHistory: copyStorageHistory(this.#storageHistory),
       byBlock: new Map([...this.#byBlock].map(([b, k]) => [b, { accounts: [...k.accounts], storage: [...k.storage] }])),
       root: this.#root,
+      tries: this.#tries,
     }
   }
 
@@ -333,35 +387,41 @@ export class WorldState {
     this.#code = copy.code
     this.#accountHistory = copy.accountHistory
     this.#storageHistory = copy.storageHistory
+    // At least the last block anything changed in: later reads are head reads.
+    this.#lastChange = [...copy.byBlock.keys()].reduce((a, b) => (b > a ? b : a), -1n)
     this.#byBlock = copy.byBlock
-    await this.rebuildTries()
-    if (!equal(this.#root, snapshot.root)) throw new Error('state root mismatch after restoring a snapshot')
-  }
-
-  /** Rebuilds the tries from the flat head state into a fresh node map (drops garbage nodes). */
-  async rebuildTries(): Promise<void> {
-    this.#nodes = new Map()
-    const accountTrie = this.#trie(KECCAK256_RLP)
-    for (const [address, record] of this.#accounts) {
-      const slots = this.#storage.get(address)
-      let storageRoot = KECCAK256_RLP
-      if (slots !== undefined && slots.size > 0) {
-        const storageTrie = this.#trie(KECCAK256_RLP)
-        for (const [slot, value] of slots) await storageTrie.put(unprefixedHexToBytes(slot), RLP.encode(value))
-        storageRoot = storageTrie.root()
-      }
-      const fixed = equal(storageRoot, record.storageRoot) ? record : { ...record, storageRoot }
-      if (fixed !== record) this.#accounts.set(address, fixed)
-      await accountTrie.put(unprefixedHexToBytes(address), encodeAccount(fixed))
-    }
-    this.#root = accountTrie.root()
-    this.#liveNodes = this.#nodes.size
+    // Trie nodes are immutable: the snapshot's tries are still exactly the state it copied.
+    this.#tries = snapshot.tries
+    this.#root = snapshot.root
+    this.#computed = undefined
     this.#collectCode()
   }
 
-  /** Number of trie nodes held (live and garbage): for memory tests. */
+  /** Builds the tries from the flat head state, fixing any account whose storage root disagrees. */
+  async rebuildTries(): Promise<void> {
+    let accountTrie: TrieNode | undefined
+    const storage = new Map<string, TrieNode>()
+    for (const [address, record] of this.#accounts) {
+      const slots = this.#storage.get(address)
+      let storageTrie: TrieNode | undefined
+      if (slots !== undefined) for (const [slot, value] of slots) storageTrie = trieSet(storageTrie, this.#path(slot), RLP.encode(value))
+      if (storageTrie !== undefined) storage.set(address, storageTrie)
+      const storageRoot = trieRoot(storageTrie, this.#keccak)
+      const fixed = equal(storageRoot, record.storageRoot) ? record : { ...record, storageRoot }
+      if (fixed !== record) this.#accounts.set(address, fixed)
+      accountTrie = trieSet(accountTrie, this.#path(address), encodeAccount(fixed))
+    }
+    this.#tries = { accounts: accountTrie, storage }
+    this.#root = trieRoot(accountTrie, this.#keccak)
+    this.#computed = undefined
+    this.#collectCode()
+  }
+
+  /** Number of trie nodes the head's tries hold (walks them all): for memory tests. */
   get trieNodeCount(): number {
-    return this.#nodes.size
+    let n = trieNodeCount(this.#tries.accounts)
+    for (const trie of this.#tries.storage.values()) n += trieNodeCount(trie)
+    return n
   }
 
   #collectCode(): void {
@@ -371,6 +431,7 @@ export class WorldState {
       for (const change of changes) if (change.before !== undefined) live.add(bytesToUnprefixedHex(change.before.codeHash))
     }
     for (const hash of this.#code.keys()) if (!live.has(hash)) this.#code.delete(hash)
+    this.#codeSwept = this.#code.size
   }
 
   #recordAccount(keys: BlockKeys, block: bigint, address: string, before: AccountRecord | undefined): void {
@@ -378,25 +439,45 @@ export class WorldState {
     if (changes === undefined) this.#accountHistory.set(address, (changes = []))
     changes.push({ block, before })
     keys.accounts.push(address)
+    if (block > this.#lastChange) this.#lastChange = block
   }
 
   #recordSlot(keys: BlockKeys, block: bigint, address: string, slot: string, before: Uint8Array): void {
-    const key = address + slot
-    let changes = this.#storageHistory.get(key)
-    if (changes === undefined) this.#storageHistory.set(key, (changes = []))
+    let slots = this.#storageHistory.get(address)
+    if (slots === undefined) this.#storageHistory.set(address, (slots = new Map()))
+    let changes = slots.get(slot)
+    if (changes === undefined) slots.set(slot, (changes = []))
     changes.push({ block, before })
-    keys.storage.push(key)
+    keys.storage.push(address + slot)
+    if (block > this.#lastChange) this.#lastChange = block
+  }
+}
+
+/** The state as of one block of the window: a view on the world state, made per read, without closures. */
+class BlockState implements StateReader {
+  readonly #world: WorldState
+  readonly #number: bigint
+
+  constructor(world: WorldState, number: bigint) {
+    this.#world = world
+    this.#number = number
   }
 
-  #trie(root: Uint8Array): MerklePatriciaTrie {
-    return new MerklePatriciaTrie({
-      db: new MapDB(this.#nodes),
-      valueEncoding: ValueEncoding.Bytes,
-      useKeyHashing: true,
-      common: this.#common,
-      root,
-    })
+  account(address: string): AccountRecord | undefined {
+    return this.#world.accountAt(address, this.#number)
   }
+
+  storage(address: string, slot: string): Uint8Array {
+    return this.#world.storageAt(address, slot, this.#number)
+  }
+
+  code(codeHash: string): Uint8Array | undefined {
+    return this.#world.head.code(codeHash)
+  }
+}
+
+function copyStorageHistory(history: Map<string, Map<string, Change<Uint8Array>[]>>): Map<string, Map<string, Change<Uint8Array>[]>> {
+  return new Map([...history].map(([address, slots]) => [address, new Map([...slots].map(([slot, changes]) => [slot, [...changes]]))]))
 }
 
 /** The first change made after block `number`: its `before` is the value at `number`. */
@@ -428,11 +509,14 @@ function cloneSnapshot(s: WorldStateSnapshot): WorldStateSnapshot {
     storage: new Map([...s.storage].map(([a, slots]) => [a, new Map(slots)])),
     code: new Map(s.code),
     accountHistory: new Map([...s.accountHistory].map(([k, v]) => [k, [...v]])),
-    storageHistory: new Map([...s.storageHistory].map(([k, v]) => [k, [...v]])),
+    storageHistory: copyStorageHistory(s.storageHistory),
     byBlock: new Map([...s.byBlock].map(([b, k]) => [b, { accounts: [...k.accounts], storage: [...k.storage] }])),
     root: s.root,
+    tries: s.tries,
   }
 }
+
+
 
 export function encodeAccount(record: AccountRecord): Uint8Array {
   return new Account(record.nonce, record.balance, record.storageRoot, record.codeHash).serialize()

@@ -16,12 +16,11 @@ import {
   Account,
   KECCAK256_NULL,
   KECCAK256_RLP,
-  bytesToUnprefixedHex,
   unpadBytes,
   type Address,
 } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { EMPTY, emptyChanges, type ComputedRoot, type StateChanges, type StateReader } from './state.js'
+import { EMPTY, emptyChanges, keyOf, type ComputedRoot, type StateChanges, type StateReader } from './state.js'
 import type { AccountRecord } from './types.js'
 
 type Keccak = (data: Uint8Array) => Uint8Array
@@ -82,7 +81,7 @@ export class RingStateManager implements StateManagerInterface {
   }
 
   codeOf(codeHash: Uint8Array): Uint8Array {
-    const key = bytesToUnprefixedHex(codeHash)
+    const key = keyOf(codeHash)
     for (let i = this.#layers.length - 1; i >= 0; i--) {
       const code = this.#layers[i]!.code.get(key)
       if (code !== undefined) return code
@@ -91,13 +90,13 @@ export class RingStateManager implements StateManagerInterface {
   }
 
   async getAccount(address: Address): Promise<Account | undefined> {
-    const record = this.accountRecord(bytesToUnprefixedHex(address.bytes))
+    const record = this.accountRecord(keyOf(address.bytes))
     if (record === undefined) return undefined
     return new Account(record.nonce, record.balance, record.storageRoot, record.codeHash, record.codeSize)
   }
 
   async getCode(address: Address): Promise<Uint8Array> {
-    const record = this.accountRecord(bytesToUnprefixedHex(address.bytes))
+    const record = this.accountRecord(keyOf(address.bytes))
     return record === undefined ? EMPTY : this.codeOf(record.codeHash)
   }
 
@@ -107,14 +106,14 @@ export class RingStateManager implements StateManagerInterface {
 
   async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
     if (key.length !== 32) throw new Error('Storage key must be 32 bytes long')
-    return this.storageValue(bytesToUnprefixedHex(address.bytes), bytesToUnprefixedHex(key))
+    return this.storageValue(keyOf(address.bytes), keyOf(key))
   }
 
   // --- writes --------------------------------------------------------------------------------
 
   async putAccount(address: Address, account?: Account): Promise<void> {
     if (account === undefined) return this.deleteAccount(address)
-    const key = bytesToUnprefixedHex(address.bytes)
+    const key = keyOf(address.bytes)
     const previous = this.accountRecord(key)
     this.#top().accounts.set(key, {
       nonce: account.nonce,
@@ -127,7 +126,7 @@ export class RingStateManager implements StateManagerInterface {
   }
 
   async deleteAccount(address: Address): Promise<void> {
-    const key = bytesToUnprefixedHex(address.bytes)
+    const key = keyOf(address.bytes)
     const top = this.#top()
     top.accounts.set(key, null)
     top.storage.delete(key)
@@ -146,10 +145,10 @@ export class RingStateManager implements StateManagerInterface {
   }
 
   async putCode(address: Address, value: Uint8Array): Promise<void> {
-    const key = bytesToUnprefixedHex(address.bytes)
+    const key = keyOf(address.bytes)
     const codeHash = value.length === 0 ? KECCAK256_NULL : this.#keccak(value)
     const top = this.#top()
-    top.code.set(bytesToUnprefixedHex(codeHash), value)
+    top.code.set(keyOf(codeHash), value)
     const previous = this.accountRecord(key)
     top.accounts.set(key, {
       nonce: previous?.nonce ?? 0n,
@@ -165,15 +164,15 @@ export class RingStateManager implements StateManagerInterface {
     if (key.length !== 32) throw new Error('Storage key must be 32 bytes long')
     if (value.length > 32) throw new Error('Storage value cannot be longer than 32 bytes')
     const top = this.#top()
-    const addressKey = bytesToUnprefixedHex(address.bytes)
+    const addressKey = keyOf(address.bytes)
     let slots = top.storage.get(addressKey)
     if (slots === undefined) top.storage.set(addressKey, (slots = new Map()))
-    slots.set(bytesToUnprefixedHex(key), unpadBytes(value))
+    slots.set(keyOf(key), unpadBytes(value))
     this.#version++
   }
 
   async clearStorage(address: Address): Promise<void> {
-    const key = bytesToUnprefixedHex(address.bytes)
+    const key = keyOf(address.bytes)
     const top = this.#top()
     top.storage.delete(key)
     top.cleared.add(key)

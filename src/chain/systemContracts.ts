@@ -38,3 +38,70 @@ export const SYSTEM_CONTRACTS: readonly SystemContract[] = [
     code: '0x3373fffffffffffffffffffffffffffffffffffffffe1460d35760115f54807fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff1461019a57600182026001905f5b5f82111560685781019083028483029004916001019190604d565b9093900492505050366060146088573661019a573461019a575f5260205ff35b341061019a57600154600101600155600354806004026004013381556001015f358155600101602035815560010160403590553360601b5f5260605f60143760745fa0600101600355005b6003546002548082038060021160e7575060025b5f5b8181146101295782810160040260040181607402815460601b815260140181600101548152602001816002015481526020019060030154905260010160e9565b910180921461013b5790600255610146565b90505f6002555f6003555b5f54807fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff141561017357505f5b6001546001828201116101885750505f61018e565b01600190035b5f555f6001556074025ff35b5f5ffd',
   },
 ]
+
+/** The caller of every end-of-block system call (EIP-4788, EIP-7002, EIP-7251). */
+const SYSTEM_ADDRESS = 'fffffffffffffffffffffffffffffffffffffffe'
+
+/** The request queues' storage: excess (0), count (1), head (2), tail (3). */
+const QUEUE_SLOTS = [0, 1, 2, 3].map((n) => n.toString(16).padStart(64, '0'))
+
+/** What the request-queue system calls read, as the mining state manager answers it. */
+export interface QueueState {
+  accountRecord(address: string): { readonly codeHash: Uint8Array } | undefined
+  storageValue(address: string, slot: string): Uint8Array
+}
+
+/** The part of ethereumjs's EVM the shortcut wraps. */
+interface CallingEvm {
+  runCall(opts: RunCallShape): Promise<unknown>
+}
+
+interface RunCallShape {
+  readonly message?: unknown
+  readonly caller?: { readonly bytes: Uint8Array }
+  readonly to?: { readonly bytes: Uint8Array }
+  readonly origin?: unknown
+  readonly block?: unknown
+  readonly value?: bigint
+  readonly data?: Uint8Array
+}
+
+/**
+ * Answers the end-of-block system calls to the EIP-7002 and EIP-7251 request contracts without
+ * running them while their queues are empty.
+ *
+ * Why: ethereumjs runs both contracts in the EVM at the end of every Prague block, which was most
+ * of the interpreter time of mining a transfer. With the four queue slots at zero the contracts'
+ * system path dequeues nothing, returns no requests and writes zeros over zeros (EIPs' pseudocode
+ * and bytecode alike), so the answer is known without running them. Only that exact case is
+ * answered: the standard code at the address, the system address calling with no value, data,
+ * origin or block (a transaction never looks like that), every slot zero (a fresh contract's
+ * inhibitor excess is not); anything else runs as before.
+ */
+export function answerIdleRequestCalls(evm: CallingEvm, state: QueueState, keccak: (data: Uint8Array) => Uint8Array): void {
+  const standard = new Map<string, Uint8Array>()
+  for (const contract of SYSTEM_CONTRACTS) {
+    if (contract.eip === 7002 || contract.eip === 7251) standard.set(contract.address.slice(2), keccak(Buffer.from(contract.code.slice(2), 'hex')))
+  }
+  const run = evm.runCall.bind(evm)
+  evm.runCall = (opts) => {
+    if (opts.message !== undefined || opts.origin !== undefined || opts.block !== undefined || (opts.value ?? 0n) !== 0n || (opts.data?.length ?? 0) !== 0) return run(opts)
+    if (opts.caller === undefined || opts.to === undefined || hex(opts.caller.bytes) !== SYSTEM_ADDRESS) return run(opts)
+    const address = hex(opts.to.bytes)
+    const codeHash = standard.get(address)
+    const record = codeHash === undefined ? undefined : state.accountRecord(address)
+    if (record === undefined || !sameBytes(record.codeHash, codeHash!)) return run(opts)
+    for (const slot of QUEUE_SLOTS) if (state.storageValue(address, slot).length !== 0) return run(opts)
+    return Promise.resolve({ execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n, logs: [] } })
+  }
+}
+
+function hex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex')
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}

@@ -58,6 +58,9 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common, blockGasLi
   const gasIndex = !typed ? 2 : first === TransactionType.AccessListEIP2930 ? 3 : 4
   const gas = body[gasIndex] instanceof Uint8Array ? bytesToBigInt(body[gasIndex]) : 0n
   if (gas > blockGasLimit) throw new TxRejectedError('exceeds block gas limit')
+  // EIP-2681: a nonce of 2^64-1 could never be followed; geth refuses it by name (ethereumjs with its own words).
+  const nonceField = body[typed ? 1 : 0]
+  if (nonceField instanceof Uint8Array && bytesToBigInt(nonceField) === 2n ** 64n - 1n) throw new TxRejectedError('nonce has max value')
   if (common.isActivatedEIP(7825) && gas > TX_GAS_CAP) throw new TxRejectedError(`transaction gas limit too high (cap: ${TX_GAS_CAP}, tx: ${gas})`)
   let tx: TypedTransaction
   try {

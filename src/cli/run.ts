@@ -143,7 +143,11 @@ class Printer {
       case 'progress':
         if (this.#live !== undefined) {
           this.#live.detail = event.detail
-          if (this.#live.shown) this.#drawLive()
+          // A step that keeps the event loop busy starves the timer: progress draws the line too.
+          if (this.#live.shown || Date.now() - this.#live.started >= 200) {
+            this.#live.shown = true
+            this.#drawLive()
+          }
         }
         return
       case 'stepEnd':

@@ -16,6 +16,7 @@ import {
 import { Address, bytesToUnprefixedHex, setLengthLeft, toChecksumAddress } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { Chain } from '../chain/chain.js'
+import { keyOf } from '../chain/state.js'
 import {
   BlockOutOfWindowError,
   ExecutionFailedError,
@@ -129,6 +130,9 @@ interface ChainRpcState {
 }
 
 const rpcState = new WeakMap<Chain, ChainRpcState>()
+/** How long a filter lives without being polled: 5 minutes, as geth's filter deadline. */
+const FILTER_TIMEOUT_MS = 5 * 60_000
+
 function stateOf(chain: Chain): ChainRpcState {
   let state = rpcState.get(chain)
   if (state === undefined) {
@@ -136,8 +140,12 @@ function stateOf(chain: Chain): ChainRpcState {
     rpcState.set(chain, state)
     const s = state
     chain.on('block', (record) => {
-      for (const filter of s.filters.values()) {
-        if (filter.kind === 'block') filter.items.push(toData(record.hash))
+      const now = Date.now()
+      for (const [id, filter] of s.filters) {
+        // As geth: a filter nobody polled for 5 minutes is dropped. Its client is gone (a test
+        // process that died polling), and it would otherwise grow with every block, forever.
+        if (now - filter.lastPoll > FILTER_TIMEOUT_MS) s.filters.delete(id)
+        else if (filter.kind === 'block') filter.items.push(toData(record.hash))
         else if (filter.kind === 'logs') for (const log of record.logs) if (matches(log, filter.criteria!)) filter.items.push(logObject(log))
       }
     })
@@ -197,7 +205,7 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
   const storageAt = defineMethod([address, storageSlot, optional(blockParam, LATEST)], async ([owner, slot, block], ctx) => {
     const chain = await chainFor(ctx)
     const state = await chain.stateAt(toRef(block))
-    const value = state.storage(bytesToUnprefixedHex(owner), bytesToUnprefixedHex(setLengthLeft(slot, 32)))
+    const value = state.storage(keyOf(owner), keyOf(setLengthLeft(slot, 32)))
     return toData(setLengthLeft(value, 32))
   })
 
@@ -441,7 +449,9 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     await (await chainFor(ctx)).setCode(a, c)
     return true
   })
-  const setNonce = defineMethod([address, quantity], async ([a, n], ctx) => {
+  const setNonce = defineMethod([address, uint64], async ([a, n], ctx) => {
+    // EIP-2681: 2^64-1 is no nonce a transaction (or a call built like one) may carry.
+    if (n === 2n ** 64n - 1n) throw new InvalidParamsError('invalid argument 1: nonce must be below 2^64-1 (EIP-2681)')
     await (await chainFor(ctx)).setNonce(a, n)
     return true
   })
@@ -494,8 +504,9 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
       await (await chainFor(ctx)).setBlockSettings({ coinbase })
       return answer
     })
+  // A uint64, as anvil's base fee: a larger one overflows `gas * fee cap` (2^256) for every default fee built on it.
   const setNextBaseFee = (answer: true | null) =>
-    defineMethod([quantity], async ([nextBaseFee], ctx) => {
+    defineMethod([uint64], async ([nextBaseFee], ctx) => {
       await (await chainFor(ctx)).setBlockSettings({ nextBaseFee })
       return answer
     })

@@ -480,7 +480,11 @@ async function mineBlocks(ctx: StepContext, count: bigint, interval: bigint | un
       for (let i = 0n; i < n; i++) await ctx.client.request('evm_mine', [])
     }
     done += n
-    if (count > MINE_CHUNK) ctx.progress(`block ${done} of ${count}`)
+    if (count > MINE_CHUNK) {
+      ctx.progress(`block ${done} of ${count}`)
+      // An embedded chain mines without ever leaving the microtask queue: let timers run.
+      await new Promise((resolve) => setImmediate(resolve))
+    }
   }
 }
 

@@ -1,0 +1,126 @@
+/**
+ * Building a block on the mining VM: ethereumjs's `BlockBuilder` (header fields, system calls,
+ * requests, sealing), with the work it repeats for nothing taken out.
+ *
+ * Owns: adding transactions to the block being built and the transaction and receipt trie roots.
+ * The header, the system calls, the requests and the final block stay ethereumjs's, so the block
+ * and its hash are the ones its `BlockBuilder` makes (a test builds both and compares).
+ * Leaves to others: which transactions go in and in what order (`chain.ts`), state (the VM's state
+ * manager), receipt records (`receipts.ts`).
+ *
+ * Why: for every transaction added, `BlockBuilder.addTransaction` rebuilds a whole `Block` (a copy
+ * of `Common`, a header validated again, every transaction so far made again) only to hand its
+ * header to `runTx`; and each trie root it computes makes a Merkle trie whose constructor probes
+ * the terminal for colours. Here one header serves every transaction of the block (`runTx` reads
+ * the gas used so far from its `blockGasUsed` option instead), the roots come from `trie.ts`, and
+ * an empty withdrawal list is left out (the same block, without its trie).
+ * Forks whose block building differs (proof of work and clique rewards, EIP-7928 access lists,
+ * EIP-8037 two-dimensional gas, EIP-7843 slot numbers, EIP-7864 binary trees) keep ethereumjs's
+ * builder as it is.
+ */
+import { createBlock, type Block } from '@ethereumjs/block'
+import { RLP } from '@ethereumjs/rlp'
+import { Blob4844Tx, NetworkWrapperType, createMinimal4844TxFromNetworkWrapper, type TypedTransaction } from '@ethereumjs/tx'
+import { EthereumJSErrorWithoutCode, TypeOutput, toType } from '@ethereumjs/util'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { BlockBuilder, buildBlock, encodeReceipt, runTx, type BuildBlockOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { keyOf } from './state.js'
+import { trieRoot, trieSet, type TrieNode } from './trie.js'
+
+/** The EIPs under which `LeanBlockBuilder` would build a different block than ethereumjs: those go to its builder. */
+const OWN_BUILDER_EIPS = [7843, 7864, 7928, 8037] as const
+
+/** Starts a block on `vm` (system calls included), with the lean builder wherever it builds the same block. */
+export async function startBlock(vm: VM, opts: BuildBlockOpts): Promise<BlockBuilder> {
+  const common = vm.common
+  const lean = common.consensusType() === 'pos' && !OWN_BUILDER_EIPS.some((eip) => common.isActivatedEIP(eip)) && opts.blockOpts?.cliqueSigner === undefined
+  if (!lean) return buildBlock(vm, opts)
+  const builder = new LeanBlockBuilder(vm, opts)
+  await builder.initState()
+  return builder
+}
+
+/** The fields of `BlockBuilder` that `addTransaction` reads and writes (private in its typings, plain properties at run time). */
+interface BuilderState {
+  readonly vm: VM
+  readonly blockOpts: NonNullable<BuildBlockOpts['blockOpts']>
+  readonly headerData: Record<string, unknown>
+  readonly transactions: TypedTransaction[]
+  readonly transactionResults: RunTxResult[]
+  withdrawals: unknown[] | undefined
+  checkpointed: boolean
+  _minerValue: bigint
+  checkStatus(): void
+}
+
+class LeanBlockBuilder extends BlockBuilder {
+  /** The block every transaction of this one runs in: the header as built so far, with no gas used. */
+  #context: Block | undefined
+
+  constructor(vm: VM, opts: BuildBlockOpts) {
+    super(vm, opts)
+    // No withdrawals (a dev chain never has any) is the same block as an empty list: the header's
+    // withdrawals root defaults to the empty trie's and the block's list to [], without a trie built.
+    if (this.#state.withdrawals?.length === 0) this.#state.withdrawals = undefined
+  }
+
+  get #state(): BuilderState {
+    return this as unknown as BuilderState
+  }
+
+  /** `BlockBuilder.addTransaction`, step for step, but with one header for the whole block. */
+  override async addTransaction(tx: TypedTransaction, { skipHardForkValidation, allowNoBlobs }: { skipHardForkValidation?: boolean; allowNoBlobs?: boolean } = {}): Promise<RunTxResult> {
+    const state = this.#state
+    state.checkStatus()
+    const { vm } = state
+    const common = vm.common
+    if (!state.checkpointed) {
+      await vm.evm.journal.checkpoint()
+      state.checkpointed = true
+    }
+    const blockGasLimit = toType(state.headerData.gasLimit as bigint, TypeOutput.BigInt)
+    const blobGasPerBlob = common.param('blobGasPerBlob')
+    if (tx.gasLimit > blockGasLimit - this.gasUsed) {
+      throw EthereumJSErrorWithoutCode('tx has a higher gas limit than the remaining gas in the block')
+    }
+    if (tx instanceof Blob4844Tx) {
+      const { maxBlobGasPerBlock } = common.getBlobGasSchedule()
+      if (tx.networkWrapperVersion === NetworkWrapperType.EIP4844 && common.isActivatedEIP(7594)) {
+        throw EthereumJSErrorWithoutCode('eip4844 blob transaction for eip7594 activated fork')
+      } else if (tx.networkWrapperVersion === NetworkWrapperType.EIP7594 && !common.isActivatedEIP(7594)) {
+        throw EthereumJSErrorWithoutCode('eip7594 blob transaction but eip not yet activated')
+      }
+      if (state.blockOpts.common?.isActivatedEIP(4844) === false) throw EthereumJSErrorWithoutCode('eip4844 not activated yet for adding a blob transaction')
+      if (tx.blobs === undefined && allowNoBlobs !== true) throw EthereumJSErrorWithoutCode('blobs missing for 4844 transaction')
+      if (this.blobGasUsed + BigInt(tx.numBlobs()) * blobGasPerBlob > maxBlobGasPerBlock) throw EthereumJSErrorWithoutCode('block blob gas limit reached')
+    }
+    this.#context ??= createBlock({ header: { ...state.headerData, gasUsed: 0n } }, state.blockOpts)
+    const result = await runTx(vm, { tx, block: this.#context, blockGasUsed: this.gasUsed, ...(skipHardForkValidation === undefined ? {} : { skipHardForkValidation }) })
+    let included = tx
+    if (tx instanceof Blob4844Tx) {
+      this.blobGasUsed += BigInt(tx.blobVersionedHashes.length) * blobGasPerBlob
+      included = createMinimal4844TxFromNetworkWrapper(tx, { common: state.blockOpts.common! })
+    }
+    state.transactions.push(included)
+    state.transactionResults.push(result)
+    this.gasUsed += result.blockGasSpent
+    state._minerValue += result.minerValue
+    return result
+  }
+
+  override async transactionsTrie(): Promise<Uint8Array> {
+    return indexedRoot(this.#state.transactions.map((tx) => tx.serialize()), this.#state.vm)
+  }
+
+  override async receiptTrie(): Promise<Uint8Array> {
+    const { transactions, transactionResults } = this.#state
+    return indexedRoot(transactionResults.map((result, i) => encodeReceipt(result.receipt, transactions[i]!.type)), this.#state.vm)
+  }
+}
+
+/** Root of the trie of `values` keyed by their RLP-encoded index, as the transaction and receipt tries are. */
+function indexedRoot(values: readonly Uint8Array[], vm: VM): Uint8Array {
+  let root: TrieNode | undefined
+  for (let i = 0; i < values.length; i++) root = trieSet(root, keyOf(RLP.encode(i)), values[i]!)
+  return trieRoot(root, vm.common.customCrypto.keccak256 ?? keccak_256)
+}
