@@ -37,7 +37,9 @@ const OPTIONS = {
   'genesis-timestamp': { type: 'string' },
   'slot-time': { type: 'string' },
   genesis: { type: 'string' },
+  import: { type: 'string' },
   blocks: { type: 'string' },
+  record: { type: 'string' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   'log-level': { type: 'string' },
@@ -93,7 +95,12 @@ Mining and time
 
 Import (start from a recorded chain instead of a dev genesis)
   --genesis <file>         geth genesis JSON (chain id, forks and alloc come from it)
-  --blocks <file>          blocks after genesis, RLP as \`geth export\` writes them (needs --genesis)
+  --import <file>          blocks after genesis, RLP as \`geth export\` writes them (needs --genesis;
+                           --blocks is the same flag)
+
+Recording
+  --record <file>          write the state-changing requests served as a scenario that replays
+                           them, with their results as expectations (see scenarios/README.md)
 
 Output and lifecycle
   --json                   print one JSON line on stdout when ready:
@@ -267,15 +274,18 @@ function toOptions(values: Flags, logger: RingchainLogger): StartOptions {
     }
   } else if (values.deterministic === true) options.deterministic = true
 
-  if (values.blocks !== undefined && values.genesis === undefined) fail('--blocks needs --genesis')
+  const blocksFile = values.import ?? values.blocks
+  if (values.import !== undefined && values.blocks !== undefined) fail('--import and --blocks are the same flag: give one')
+  if (blocksFile !== undefined && values.genesis === undefined) fail('--import needs --genesis')
   if (values.genesis !== undefined) {
     for (const flag of ['chain-id', 'hardfork', 'base-fee', 'balance'] as const) {
       if (values[flag] !== undefined) fail(`--${flag} cannot be combined with --genesis: the genesis file sets it`)
     }
     const genesis = readJsonFile('genesis', values.genesis)
-    const blocks = values.blocks === undefined ? undefined : readBinaryFile('blocks', values.blocks)
+    const blocks = blocksFile === undefined ? undefined : readBinaryFile('import', blocksFile)
     options.import = blocks === undefined ? { genesis } : { genesis, blocks }
   }
+  if (values.record !== undefined) options.record = values.record
   return options
 }
 

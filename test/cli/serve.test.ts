@@ -2,7 +2,7 @@
 // port 0. Ready line, flags, exit codes, and the ways it ends: signals, stdin's end, the parent's death.
 
 import { spawn } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, onTestFinished, test } from 'vitest'
@@ -110,6 +110,27 @@ describe('ready line', () => {
     }
     expect(cli.stdout()).toBe('')
     expect(cli.stderr()).toBe('')
+  })
+})
+
+describe('import and recording', () => {
+  const tests = new URL('../../../shared/conformance/execution-apis/tests/', import.meta.url).pathname
+
+  test('args: --genesis with --import serves the recorded chain, its last block as head', async () => {
+    const { ready } = await serveJson(['--genesis', join(tests, 'genesis.json'), '--import', join(tests, 'chain.rlp')])
+    expect((await rpc(ready.httpUrl, 'eth_blockNumber')).result).toBe('0x36')
+    expect((await rpc(ready.httpUrl, 'eth_chainId')).result).toBe('0xc72dd9d5e883e')
+    const finalized = (await rpc(ready.httpUrl, 'eth_getBlockByNumber', ['finalized', false])).result as { number: string }
+    expect(finalized.number).toBe('0x36')
+  })
+
+  test('args: --record writes the state-changing requests as a scenario', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'ringchain-record-')), 'session.yaml')
+    const { cli, ready } = await serveJson(['--record', file])
+    expect((await rpc(ready.httpUrl, 'evm_mine')).result).toBe('0x0')
+    cli.child.kill('SIGTERM')
+    expect(await cli.exit()).toBe(0)
+    expect(readFileSync(file, 'utf8')).toMatch(/evm_mine/)
   })
 })
 
