@@ -126,7 +126,8 @@ interface ChainRpcState {
   readonly filters: Map<string, Filter>
   nextFilter: number
   readonly impersonated: Set<string>
-  readonly unsubscribe: Map<string, () => void>
+  /** Subscriptions by id, with the connection that made them: only it may cancel them. */
+  readonly unsubscribe: Map<string, { readonly session: RpcContext['session']; readonly off: () => void }>
 }
 
 const rpcState = new WeakMap<Chain, ChainRpcState>()
@@ -394,7 +395,7 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     } else {
       throw new InvalidParamsError(`invalid argument 0: no "${String(kind)}" subscription in eth namespace`)
     }
-    state.unsubscribe.set(id, off)
+    state.unsubscribe.set(id, { session: ctx.session, off })
     ctx.session.onClose(() => {
       off()
       state.unsubscribe.delete(id)
@@ -404,9 +405,10 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
 
   const unsubscribe = defineMethod([filterId], async ([id], ctx) => {
     const state = stateOf(await chainFor(ctx))
-    const off = state.unsubscribe.get(id)
-    if (off === undefined) return false
-    off()
+    const subscription = state.unsubscribe.get(id)
+    // Another connection's subscription is as unknown to this one as a made-up id.
+    if (subscription === undefined || subscription.session !== ctx.session) return false
+    subscription.off()
     state.unsubscribe.delete(id)
     return true
   })
