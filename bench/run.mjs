@@ -303,7 +303,7 @@ async function windowSection(nodes, txs) {
   for (let round = 0; round < CONFIG.rounds; round++) {
     for (const node of nodes) {
       const head = BigInt(await rpc(node.httpUrl, 'eth_blockNumber'))
-      const entry = (out[node.name] ??= { head: Number(head) })
+      const entry = (out[node.name] ??= { headNumber: Number(head) })
       for (const [label, block] of [['head', head], ['head-127', head - 127n]]) {
         log(`window: ${node.name} eth_getStorageAt at ${label}…`)
         const r = await job(node, { kind: 'reads', transport: 'ws', url: node.wsUrl, method: 'eth_getStorageAt', params: [txs.contract, '0x0', '0x' + block.toString(16)], inFlight: 32, warmupMs: CONFIG.warmupMs, durationMs: CONFIG.durationMs })

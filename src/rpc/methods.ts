@@ -13,7 +13,7 @@ import {
   type TypedTransaction,
   type TypedTxData,
 } from '@ethereumjs/tx'
-import { Address, bytesToUnprefixedHex, setLengthLeft, toChecksumAddress } from '@ethereumjs/util'
+import { Address, bytesToUnprefixedHex, toChecksumAddress } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { Chain } from '../chain/chain.js'
 import { keyOf } from '../chain/state.js'
@@ -37,7 +37,7 @@ import {
   type RpcError,
 } from './errors.js'
 import { blockJson, includedTxJson, logObject, pendingBlockJson, pendingTxJson, receiptJson, txSummary } from './format.js'
-import { toData, toQuantity } from './hex.js'
+import { toData, toPaddedData, toQuantity } from './hex.js'
 import {
   LATEST,
   address,
@@ -206,8 +206,9 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
   const storageAt = defineMethod([address, storageSlot, optional(blockParam, LATEST)], async ([owner, slot, block], ctx) => {
     const chain = await chainFor(ctx)
     const state = await chain.stateAt(toRef(block))
-    const value = state.storage(keyOf(owner), keyOf(setLengthLeft(slot, 32)))
-    return toData(setLengthLeft(value, 32))
+    // The decoder gives a 32-byte slot; stored values have no leading zeros.
+    const value = state.storage(keyOf(owner), keyOf(slot))
+    return toPaddedData(value, 32)
   })
 
   const txByHash = defineMethod([hash], async ([h], ctx) => {

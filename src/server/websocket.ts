@@ -31,6 +31,12 @@ const REFUSE_KEY_REQUIRED = rawResponse(403, 'Forbidden', 'application/json', KE
 const REFUSE_INVALID_KEY = rawResponse(401, 'Unauthorized', 'text/plain', INVALID_KEY_BODY)
 const REFUSE_SHUTTING_DOWN = rawResponse(503, 'Service Unavailable', 'text/plain; charset=utf-8', SHUTTING_DOWN_BODY)
 
+/**
+ * Most answers per write while corked. Measured with 32 requests in flight on one connection:
+ * 1 (no corking) ~120k answers/s, 8 ~180k, all of the turn's at once ~110k (ping-pong).
+ */
+const WRITE_BATCH = 8
+
 /** Close code 1001: the server is going away. */
 const GOING_AWAY = 1001
 
@@ -65,6 +71,8 @@ class WsSession implements Session {
   #callbacks: (() => void)[] = []
   #closed = false
   #corked = false
+  /** Answers written since the socket was last flushed. */
+  #batched = 0
 
   constructor(socket: WebSocket, stream: Duplex, apiKey: string, logger: Logger, maxBufferedBytes: number) {
     this.#socket = socket
@@ -97,14 +105,22 @@ class WsSession implements Session {
       return
     }
     // Answers made in the same turn of the event loop (a client's pipelined requests, read from one
-    // TCP chunk) leave in one write, not one system call each: the socket is corked at the first and
-    // uncorked once the turn's promise callbacks, which produce the others, have all run.
+    // TCP chunk) leave in a few writes, not one system call each: the socket is corked at the first
+    // and uncorked once the turn's promise callbacks, which produce the others, have all run, with a
+    // write every WRITE_BATCH answers on the way, so the client starts on the first answers while
+    // the next are made (holding all of them back turns the two processes into a ping-pong).
     if (!this.#corked) {
       this.#corked = true
+      this.#batched = 0
       this.#stream.cork()
       process.nextTick(this.#uncork)
     }
     this.#socket.send(message)
+    if (++this.#batched === WRITE_BATCH) {
+      this.#batched = 0
+      this.#stream.uncork()
+      this.#stream.cork()
+    }
   }
 
   readonly #uncork = (): void => {
