@@ -4,7 +4,7 @@ import { createFeeMarket1559Tx } from '@ethereumjs/tx'
 import { createRingchain } from '../dist/index.js'
 
 const total = Number(process.argv[2] ?? 20_000)
-const checkpoints = new Set([1_000, 5_000, 10_000, 15_000, 20_000, total])
+const checkpoints = new Set([1_000, 5_000, 10_000, 15_000, 20_000, 25_000, 30_000, total])
 const rc = await createRingchain({ deterministic: true })
 const chain = rc.chain
 const [a, b] = chain.accounts
@@ -21,7 +21,7 @@ for (let i = 0; i < total; i++) {
   if (checkpoints.has(blocks)) {
     globalThis.gc?.()
     const m = process.memoryUsage()
-    rows.push({ blocks, rssMiB: +(m.rss / MiB).toFixed(1), heapMiB: +(m.heapUsed / MiB).toFixed(1), seconds: +((performance.now() - started) / 1000).toFixed(1) })
+    rows.push({ blocks, rssMiB: +(m.rss / MiB).toFixed(1), heapMiB: +(m.heapUsed / MiB).toFixed(1), heapTotalMiB: +(m.heapTotal / MiB).toFixed(1), externalMiB: +(m.external / MiB).toFixed(1), seconds: +((performance.now() - started) / 1000).toFixed(1) })
     console.error(JSON.stringify(rows.at(-1)))
   }
 }
