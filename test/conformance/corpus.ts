@@ -4,11 +4,14 @@
  * into the project; the corpus is read where it lies.
  */
 import { spawn } from 'node:child_process'
-import { readFileSync, readdirSync } from 'node:fs'
+import { readFileSync, readdirSync, realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-/** `../shared/conformance`, resolved from the repo root. */
-export const CORPUS = fileURLToPath(new URL('../../../shared/conformance/', import.meta.url))
+/**
+ * `../shared/conformance`, resolved from the repo root, links followed: the runners only run when
+ * started by their real path (they compare `import.meta.url` with `argv[1]`).
+ */
+export const CORPUS = realpathSync(fileURLToPath(new URL('../../../shared/conformance/', import.meta.url))) + '/'
 export const TESTS = `${CORPUS}execution-apis/tests/`
 
 /** The chain the fixtures were recorded against. */
