@@ -11,7 +11,7 @@ import { start } from '../helpers/rpc.js'
 import { ALICE, BOB, Token, clients, deploy, write } from './helpers.js'
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))
-const TOKEN = fileURLToPath(new URL('../fixtures/contracts/Token.json', import.meta.url))
+const TOKEN = fileURLToPath(new URL('../../scenarios/contracts/Token.json', import.meta.url))
 
 class Exit extends Error {
   constructor(readonly code: number) {
