@@ -20,8 +20,8 @@ const allowed: Record<string, readonly string[]> = {
   chain: ['chain'],
   rpc: ['rpc', 'chain'],
   server: ['server'],
-  inspect: ['inspect'],
-  scenario: ['scenario', 'simulator.js', 'rpc'],
+  inspect: ['inspect', 'eip1193.js'],
+  scenario: ['scenario', 'simulator.js', 'rpc', 'eip1193.js'],
   cli: ['cli', 'inspect', 'scenario', 'simulator.js', 'chain'],
 }
 

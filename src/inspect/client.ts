@@ -16,17 +16,10 @@ export const DEFAULT_RPC_URL = 'http://127.0.0.1:8545/v3/ringchain'
 /** Sends one JSON-RPC request; rejects with `RpcCallError` for an error answer. */
 export type Request = (method: string, params: readonly unknown[]) => Promise<unknown>
 
-/** A JSON-RPC error answer (or a node that cannot be reached: code 0). */
-export class RpcCallError extends Error {
-  override name = 'RpcCallError'
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message)
-  }
-}
+/** A JSON-RPC error answer: the same class an EIP-1193 `request` of ringchain rejects with. */
+import { RingchainRpcError as RpcCallError } from '../eip1193.js'
+
+export { RpcCallError }
 
 /** A `Request` over HTTP POST. */
 export function httpRequest(url: string): Request {

@@ -6,17 +6,10 @@
  * and the HTTP transport. Leaves what is asked to the steps.
  */
 
-/** A JSON-RPC error answer, as a scenario sees it. */
-export class RpcCallError extends Error {
-  override name = 'RpcCallError'
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message)
-  }
-}
+/** A JSON-RPC error answer: the same class an EIP-1193 `request` of ringchain rejects with. */
+import { RingchainRpcError as RpcCallError } from '../eip1193.js'
+
+export { RpcCallError }
 
 /** The one thing a scenario needs from a node. */
 export interface Client {
