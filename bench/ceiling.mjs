@@ -5,8 +5,14 @@
 // ringchain's rate divided by this one says how much of the machine ringchain leaves on the table.
 //
 //   node bench/ceiling.mjs [port]   → prints {"httpUrl","wsUrl","port"} on stdout once it listens
+//
+// With --net, it is the floor below that: HTTP only, on node:net, one canned HTTP answer (with the
+// request's id) written per request found in what the socket delivers, no HTTP parser, no
+// IncomingMessage, no ServerResponse. What node:http itself costs is the difference between the
+// two; what no Node server can go below, at one request in flight, is this one's latency.
 
 import { createServer } from 'node:http'
+import { createServer as createNetServer } from 'node:net'
 import { WebSocketServer } from 'ws'
 
 // As long as a transaction receipt (the largest of the three answers measured), and a string, so
@@ -24,7 +30,36 @@ function idOf(body) {
 
 const answer = (body) => '{"jsonrpc":"2.0","id":' + idOf(body) + ',"result":' + RESULT + '}'
 
-const server = createServer({ noDelay: true }, (req, res) => {
+const net = process.argv.includes('--net')
+const port = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 0)
+
+/**
+ * One HTTP answer per request in `text`, a chunk as the socket delivered it. The load generator
+ * writes small whole requests, so a chunk never ends inside one here; a real server must not assume so.
+ */
+function netAnswers(text) {
+  let out = ''
+  for (let at = text.indexOf('POST '); at !== -1; ) {
+    const next = text.indexOf('POST ', at + 5)
+    const body = answer(text.slice(at, next === -1 ? text.length : next))
+    out += 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ' + body.length + '\r\n\r\n' + body
+    at = next
+  }
+  return out
+}
+
+if (net) {
+  const server = createNetServer({ noDelay: true }, (socket) => {
+    socket.on('data', (chunk) => socket.write(netAnswers(chunk.toString('latin1'))))
+    socket.on('error', () => {})
+  })
+  server.listen(port, '127.0.0.1', () => {
+    const { port } = server.address()
+    process.stdout.write(JSON.stringify({ httpUrl: `http://127.0.0.1:${port}/`, port }) + '\n')
+  })
+}
+
+const server = net ? undefined : createServer({ noDelay: true }, (req, res) => {
   const chunks = []
   req.on('data', (c) => chunks.push(c))
   req.on('end', () => {
@@ -34,10 +69,10 @@ const server = createServer({ noDelay: true }, (req, res) => {
   })
 })
 const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, clientTracking: false })
-server.on('upgrade', (req, socket, head) => {
+server?.on('upgrade', (req, socket, head) => {
   wss.handleUpgrade(req, socket, head, (ws) => ws.on('message', (data) => ws.send(answer(data.toString('utf8')))))
 })
-server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
+server?.listen(port, '127.0.0.1', () => {
   const { port } = server.address()
   process.stdout.write(JSON.stringify({ httpUrl: `http://127.0.0.1:${port}/`, wsUrl: `ws://127.0.0.1:${port}/`, port }) + '\n')
 })

@@ -114,7 +114,8 @@ const anvilArgs = (extra = []) => ['--cache-path', anvilCache, ...extra]
 const PRUNED = ['--prune-history', '128']
 
 /**
- * A server under test: its process, its URLs. `name` is ringchain, anvil, anvil-pruned or ceiling.
+ * A server under test: its process, its URLs. `name` is ringchain, anvil, anvil-pruned, ceiling or
+ * floor (the ceiling's node:net variant, HTTP only).
  * `probe`: ringchain with bench/gc-probe.mjs loaded, for the memory section.
  */
 async function startNode(name, { probe = false } = {}) {
@@ -137,7 +138,7 @@ async function startNode(name, { probe = false } = {}) {
   const [command, args, ready] =
     name === 'ringchain'
       ? [ringchainCommand.command, [...(probe ? ['--expose-gc', '--import', pathToFileURL(join(here, 'gc-probe.mjs')).href] : []), ...ringchainCommand.args], ringchainReady]
-      : [process.execPath, [join(here, 'ceiling.mjs')], (line) => (line.startsWith('{') ? JSON.parse(line).httpUrl : undefined)]
+      : [process.execPath, [join(here, 'ceiling.mjs'), ...(name === 'floor' ? ['--net'] : [])], (line) => (line.startsWith('{') ? JSON.parse(line).httpUrl : undefined)]
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', probe ? 'pipe' : 'inherit'] })
   const probes = []
   if (probe) {
@@ -274,10 +275,10 @@ function readRequests(lastHash, contract) {
   }
 }
 
-async function readsSection(nodes, ceiling, txs) {
+async function readsSection(nodes, ceiling, floor, txs) {
   const out = {}
-  const targets = [ceiling, ...nodes]
   for (const transport of ['http', 'ws']) {
+    const targets = transport === 'http' ? [floor, ceiling, ...nodes] : [ceiling, ...nodes]
     for (const inFlight of [1, 32]) {
       for (const method of ['eth_getStorageAt', 'eth_getTransactionByHash', 'eth_getTransactionReceipt']) {
         const key = `${method} ${transport} ×${inFlight}`
@@ -285,7 +286,7 @@ async function readsSection(nodes, ceiling, txs) {
         const row = (out[key] = { method, transport, inFlight })
         for (let round = 0; round < CONFIG.rounds; round++) {
           for (const node of targets) {
-            const params = readRequests((node === ceiling ? nodes[0] : node).lastHash, txs.contract)[method]
+            const params = readRequests((node === ceiling || node === floor ? nodes[0] : node).lastHash, txs.contract)[method]
             const r = await job(node, { kind: 'reads', transport, url: transport === 'ws' ? node.wsUrl : node.httpUrl, method, params, inFlight, warmupMs: CONFIG.warmupMs, durationMs: CONFIG.durationMs })
             if (r.errors > 0) throw new Error(`${node.name} ${key}: ${r.errors} errors, e.g. ${r.firstError}`)
             // Best of the rounds: the machine is shared, and noise only ever slows a run down.
@@ -371,10 +372,11 @@ const mark = (ok) => (ok === undefined ? '' : ok ? ' ✓' : ' ✗')
 
 function table(r) {
   const lines = [
-    '| measure | ringchain | anvil | ceiling | ringchain/anvil | ringchain/ceiling | target |',
-    '|---|---:|---:|---:|---:|---:|---|',
+    '| measure | ringchain | anvil | ceiling | ringchain/anvil | ringchain/ceiling | target | node:net floor (ringchain/floor) |',
+    '|---|---:|---:|---:|---:|---:|---|---:|',
   ]
-  const row = (measure, rc, anvil, ceiling, rcAnvil, rcCeiling, target) => lines.push(`| ${measure} | ${rc} | ${anvil} | ${ceiling} | ${rcAnvil} | ${rcCeiling} | ${target} |`)
+  const row = (measure, rc, anvil, ceiling, rcAnvil, rcCeiling, target, floor = '') =>
+    lines.push(`| ${measure} | ${rc} | ${anvil} | ${ceiling} | ${rcAnvil} | ${rcCeiling} | ${target} | ${floor} |`)
   if (r.startup !== undefined) {
     const s = r.startup
     row(`startup, ms (spawn → first eth_chainId answer, median of ${CONFIG.startupRuns})`, fmt(s.ringchain.median), fmt(s.anvil?.median), fmt(s.ceiling.median), ratio(s.ringchain.median, s.anvil?.median), ratio(s.ringchain.median, s.ceiling.median), '< 250 ms' + mark(s.ringchain.median < 250))
@@ -398,7 +400,8 @@ function table(r) {
       const okCeiling = rc.rps >= floor * entry.ceiling.rps
       const okAnvil = entry.anvil === undefined || !needsAnvil ? true : rc.rps >= entry.anvil.rps
       const target = `${needsAnvil ? '≥ anvil, ' : ''}≥ ${floor} ceiling` + mark(okCeiling && okAnvil)
-      row(`${entry.method} ${entry.transport === 'ws' ? 'WebSocket' : 'HTTP'} ×${entry.inFlight}, req/s (p50 / p99 ms)`, cell(rc), cell(entry.anvil), cell(entry.ceiling), ratio(rc.rps, entry.anvil?.rps), ratio(rc.rps, entry.ceiling.rps), target)
+      const floorCell = entry.floor === undefined ? '' : `${cell(entry.floor)} (${ratio(rc.rps, entry.floor.rps)})`
+      row(`${entry.method} ${entry.transport === 'ws' ? 'WebSocket' : 'HTTP'} ×${entry.inFlight}, req/s (p50 / p99 ms)`, cell(rc), cell(entry.anvil), cell(entry.ceiling), ratio(rc.rps, entry.anvil?.rps), ratio(rc.rps, entry.ceiling.rps), target, floorCell)
     }
   }
   if (r.window !== undefined) {
@@ -439,6 +442,7 @@ const save = () => {
 const t0 = performance.now()
 let nodes = []
 let ceiling
+let floor
 try {
   if (only.has('startup')) {
     results.startup = await startupSection()
@@ -468,21 +472,22 @@ try {
     }
     if (only.has('reads')) {
       ceiling = await startNode('ceiling')
-      results.reads = await readsSection(nodes, ceiling, txs)
+      floor = await startNode('floor')
+      results.reads = await readsSection(nodes, ceiling, floor, txs)
       save()
     }
     if (only.has('window')) {
       results.window = await windowSection(nodes, txs)
       save()
     }
-    for (const node of [...nodes, ceiling]) await stopNode(node)
+    for (const node of [...nodes, ceiling, floor]) await stopNode(node)
   }
   if (only.has('memory')) {
     results.memory = await memorySection()
     save()
   }
 } finally {
-  for (const node of [...nodes, ceiling]) await stopNode(node)
+  for (const node of [...nodes, ceiling, floor]) await stopNode(node)
   loader.disconnect()
   rmSync(anvilCache, { recursive: true, force: true })
 }

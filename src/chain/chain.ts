@@ -336,23 +336,24 @@ export class Chain {
 
   /** Number of the block a tag names (`pending` names the head here; see `pendingBlock`). */
   tagNumber(tag: 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized'): bigint {
-    const head = this.head.number
-    const floor = this.oldest.number
-    const lagged = (lag: number) => {
-      const n = head - BigInt(lag)
-      return n < floor ? floor : n
-    }
     switch (tag) {
       case 'latest':
       case 'pending':
-        return head
+        return this.head.number
       case 'earliest':
-        return floor
+        return this.oldest.number
       case 'safe':
-        return lagged(this.safeLag)
+        return this.#lagged(this.safeLag)
       case 'finalized':
-        return lagged(this.finalizedLag)
+        return this.#lagged(this.finalizedLag)
     }
+  }
+
+  // A method, not a closure in `tagNumber`: that runs on every state read, and the CLI bundle keeps
+  // names, which costs each closure a `defineProperty` per call.
+  #lagged(lag: number): bigint {
+    const n = this.head.number - BigInt(lag)
+    return n < this.oldest.number ? this.oldest.number : n
   }
 
   /**

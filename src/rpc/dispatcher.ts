@@ -109,8 +109,11 @@ function protectIds(body: string): string {
  * hand because it runs on every request and the regex rewrite above is several times slower.
  */
 function idsParseExactly(body: string): boolean {
-  for (let at = body.indexOf('"id"'); at !== -1; at = body.indexOf('"id"', at + 4)) {
-    let i = skipSpace(body, at + 4)
+  // Looks for `id"`, then for the quote before it: a search for `"id"` stops at every quote, the
+  // commonest character of JSON, and made this check three times slower.
+  for (let at = body.indexOf('id"'); at !== -1; at = body.indexOf('id"', at + 3)) {
+    if (body.charCodeAt(at - 1) !== 0x22) continue
+    let i = skipSpace(body, at + 3)
     if (body.charCodeAt(i) !== 0x3a) continue // no `:`: not a key the regex would match
     i = skipSpace(body, i + 1)
     let c = body.charCodeAt(i)
@@ -132,6 +135,8 @@ function skipSpace(text: string, i: number): number {
 }
 
 function idText(id: RpcId): string {
+  // What JSON.stringify gives a number, for a quarter of its cost: ids are echoed on every answer.
+  if (typeof id === 'number') return Number.isFinite(id) ? String(id) : 'null'
   return typeof id === 'string' && id.startsWith(RAW_ID) ? id.slice(RAW_ID.length) : JSON.stringify(id)
 }
 
@@ -158,9 +163,14 @@ export function subscriptionNotification(subscription: string, result: unknown):
   )
 }
 
+/** What JSON.stringify would escape in a string: quotes, backslashes, control characters and (lone) surrogates. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/
+
 function serializeResult(result: unknown): string {
   if (result instanceof RawJson) return result.json
   if (result === undefined) return 'null'
+  // Most results are hex strings, which this regex clears in half the time JSON.stringify takes.
+  if (typeof result === 'string' && !NEEDS_ESCAPE.test(result)) return '"' + result + '"'
   const json = JSON.stringify(result)
   if (json === undefined) throw new TypeError(`a result of type ${typeof result} is not JSON`)
   return json
@@ -219,7 +229,25 @@ export function createDispatcher(methods: Registry, options: DispatcherOptions =
     }
   }
 
-  async function handleMessage(message: unknown, session: RpcSession): Promise<string | undefined> {
+  /** The error answer to what a handler (or its params) threw; `undefined` for a notification. */
+  function failure(thrown: unknown, method: string, hasId: boolean, echoId: RpcId): string | undefined {
+    const error = toRpcError(thrown, mapDomainError)
+    if (error instanceof InternalError) reportInternal(error, method)
+    return hasId ? errorResponse(echoId, error) : undefined
+  }
+
+  async function settle(pending: PromiseLike<unknown>, method: string, hasId: boolean, echoId: RpcId): Promise<string | undefined> {
+    try {
+      const result = await pending
+      return hasId ? resultResponse(echoId, result) : undefined
+    } catch (thrown) {
+      return failure(thrown, method, hasId, echoId)
+    }
+  }
+
+  // Synchronous unless the handler returns a promise: most reads answer at once, and each promise
+  // hop costs about as much as the read itself.
+  function handleMessage(message: unknown, session: RpcSession): Answer {
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
       return errorResponse(null, new InvalidRequestError())
     }
@@ -242,13 +270,11 @@ export function createDispatcher(methods: Registry, options: DispatcherOptions =
     if (spec === undefined) return hasId ? errorResponse(echoId, new MethodNotFoundError(method)) : undefined
     try {
       const args = decodeParams(spec.params, (params as readonly unknown[] | null | undefined) ?? NO_PARAMS)
-      let result = spec.handler(args, { session, method })
-      if (isThenable(result)) result = await result
+      const result = spec.handler(args, { session, method })
+      if (isThenable(result)) return settle(result, method, hasId, echoId)
       return hasId ? resultResponse(echoId, result) : undefined
     } catch (thrown) {
-      const error = toRpcError(thrown, mapDomainError)
-      if (error instanceof InternalError) reportInternal(error, method)
-      return hasId ? errorResponse(echoId, error) : undefined
+      return failure(thrown, method, hasId, echoId)
     }
   }
 
@@ -266,23 +292,35 @@ export function createDispatcher(methods: Registry, options: DispatcherOptions =
     return answers.length === 0 ? undefined : '[' + answers.join(',') + ']'
   }
 
-  return async function dispatch(body, session) {
+  function answerBody(body: string, session: RpcSession): Answer {
     let parsed: unknown
     try {
       parsed = JSON.parse(protectIds(body))
     } catch {
       return errorResponse(null, new ParseError())
     }
+    return Array.isArray(parsed) ? handleBatch(parsed, session) : handleMessage(parsed, session)
+  }
+
+  // Only a bug of the dispatcher itself gets here (handlers' errors are answered above).
+  function dispatcherFailure(thrown: unknown): string {
+    const error = new InternalError({ cause: thrown })
+    reportInternal(error, undefined)
+    return errorResponse(null, error)
+  }
+
+  return function dispatch(body, session) {
     try {
-      return Array.isArray(parsed) ? await handleBatch(parsed, session) : await handleMessage(parsed, session)
+      const answered = answerBody(body, session)
+      return answered instanceof Promise ? answered.catch(dispatcherFailure) : Promise.resolve(answered)
     } catch (thrown) {
-      // Only a bug of the dispatcher itself gets here (handlers' errors are answered above).
-      const error = new InternalError({ cause: thrown })
-      reportInternal(error, undefined)
-      return errorResponse(null, error)
+      return Promise.resolve(dispatcherFailure(thrown))
     }
   }
 }
+
+/** An answer, or the promise of one when a handler is asynchronous. */
+type Answer = string | undefined | Promise<string | undefined>
 
 /** JSON-RPC ids: a string, a number (fractions allowed, as geth allows them) or null. */
 function isValidId(id: unknown): id is RpcId {

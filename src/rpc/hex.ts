@@ -28,11 +28,16 @@ export const HexReason = {
 type HexSlice = (this: Uint8Array, start: number, end: number) => string
 const nativeHexSlice = (Buffer.prototype as unknown as { hexSlice?: HexSlice }).hexSlice
 
-/** The bytes as lowercase `0x` hex (`0x` for none). */
-export const toData: (bytes: Uint8Array) => string =
+/** The bytes as lowercase hex, without `0x`. */
+const hexDigits: (bytes: Uint8Array) => string =
   typeof nativeHexSlice === 'function'
-    ? (bytes) => '0x' + nativeHexSlice.call(bytes, 0, bytes.length)
-    : (bytes) => '0x' + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
+    ? (bytes) => nativeHexSlice.call(bytes, 0, bytes.length)
+    : (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
+
+/** The bytes as lowercase `0x` hex (`0x` for none). */
+export function toData(bytes: Uint8Array): string {
+  return '0x' + hexDigits(bytes)
+}
 
 /**
  * A non-negative integer as a JSON-RPC quantity: lowercase hex, no leading zeros, `0x0` for zero.
@@ -47,6 +52,10 @@ export function toQuantity(value: bigint | number): string {
   return '0x' + value.toString(16)
 }
 
+// The padding of every word (eth_getStorageAt on each read): building it each time with
+// `repeat` costs as much as the hex of the value itself.
+const ZERO_BYTES = Array.from({ length: 33 }, (_, n) => '00'.repeat(n))
+
 /**
  * The bytes left-padded with zeros to `size` bytes, as data (storage values are always 32 bytes).
  * Longer input is an error, never truncated.
@@ -54,7 +63,8 @@ export function toQuantity(value: bigint | number): string {
 export function toPaddedData(bytes: Uint8Array, size: number): string {
   if (bytes.length === size) return toData(bytes)
   if (bytes.length > size) throw new RangeError(`${bytes.length} bytes do not fit in ${size}`)
-  return '0x' + '00'.repeat(size - bytes.length) + toData(bytes).slice(2)
+  const padding = size - bytes.length
+  return '0x' + (ZERO_BYTES[padding] ?? '00'.repeat(padding)) + hexDigits(bytes)
 }
 
 // --- decoding -------------------------------------------------------------------------------

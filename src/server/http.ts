@@ -52,8 +52,6 @@ const NOT_FOUND = fixedAnswer(404, TEXT_TYPE, NOT_FOUND_BODY)
 const UPGRADE_REQUIRED = fixedAnswer(426, TEXT_TYPE, UPGRADE_REQUIRED_BODY, { Upgrade: 'websocket' })
 const METHOD_NOT_ALLOWED = fixedAnswer(405, JSON_TYPE, METHOD_NOT_ALLOWED_BODY, { Allow: 'POST, OPTIONS' })
 const UNSUPPORTED_TYPE = fixedAnswer(415, JSON_TYPE, UNSUPPORTED_TYPE_BODY)
-// JSON-RPC errors travel with HTTP 200 (decisions.md), this one included.
-const INTERNAL_ERROR = fixedAnswer(200, JSON_TYPE, INTERNAL_ERROR_BODY)
 
 const NO_CONTENT_HEADERS: OutgoingHttpHeaders = { 'Access-Control-Allow-Origin': '*' }
 const PREFLIGHT_HEADERS: OutgoingHttpHeaders = {
@@ -77,7 +75,8 @@ const ACCEPTED_CONTENT_TYPES: ReadonlySet<string> = new Set([
   'application/x-www-form-urlencoded',
 ])
 
-function acceptsContentType(header: string | undefined): boolean {
+/** Whether a request with this Content-Type header is served (others get 415). */
+export function acceptsContentType(header: string | undefined): boolean {
   if (header === undefined || header === JSON_TYPE) return true
   const semicolon = header.indexOf(';')
   const type = (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase()
@@ -87,7 +86,7 @@ function acceptsContentType(header: string | undefined): boolean {
 function ignore(): void {}
 
 /** Session of one HTTP exchange: no pushes, no close callbacks, the answer is the only message. */
-class HttpSession implements Session {
+export class HttpSession implements Session {
   // Behind a getter so that inspecting or logging the session object does not print the key.
   readonly #apiKey: string
   readonly #socket: Socket
@@ -240,46 +239,52 @@ export class HttpEndpoint {
   }
 
   #dispatch(body: string, session: Session, res: ServerResponse): void {
+    void this.answer(body, session).then((answer) => this.#answer(res, answer))
+  }
+
+  /**
+   * The answer to a request body, always sent with 200 (or 204 when undefined): the handler's, or
+   * the JSON-RPC error for a body nested too deeply or a handler that failed. Never rejects. The
+   * fast lane (fast-lane.ts) answers through it too.
+   */
+  answer(body: string, session: Session): Promise<string | undefined> {
     if (nestingExceeds(body, this.#maxJsonDepth)) {
       this.#logger.warn(`request nested deeper than ${this.#maxJsonDepth} levels refused`)
-      this.#reply(res, this.#tooDeep)
-      return
+      return Promise.resolve(this.#tooDeep.body)
     }
+    let answering: Promise<string | undefined>
     try {
-      this.#handler(body, session).then(
-        (answer) => this.#answer(res, answer),
-        (error: unknown) => this.#fail(res, error),
-      )
+      answering = this.#handler(body, session)
     } catch (error) {
       // A handler that throws synchronously (or returns no promise) is a bug, not a crash.
-      this.#fail(res, error)
+      return Promise.resolve(this.#failed(error))
     }
+    return Promise.resolve(answering).then(
+      (answer) => (typeof answer === 'string' || answer === undefined ? answer : this.#failed(new TypeError(`rpc handler resolved to ${typeof answer}, not a string or undefined`))),
+      (error: unknown) => this.#failed(error),
+    )
   }
 
   #answer(res: ServerResponse, answer: string | undefined): void {
     if (res.headersSent || res.destroyed) return // client gone, or cut by the shutdown grace period
-    if (typeof answer === 'string') {
-      if (this.#draining) res.shouldKeepAlive = false
-      res.writeHead(200, {
-        'Content-Type': JSON_TYPE,
-        'Content-Length': Buffer.byteLength(answer),
-        'Access-Control-Allow-Origin': '*',
-      })
-      res.end(answer)
-    } else if (answer === undefined) {
+    if (this.#draining) res.shouldKeepAlive = false
+    if (answer === undefined) {
       // Only notifications in the body: nothing to answer (decisions.md, "JSON-RPC envelope").
-      if (this.#draining) res.shouldKeepAlive = false
       res.writeHead(204, NO_CONTENT_HEADERS)
       res.end()
-    } else {
-      this.#fail(res, new TypeError(`rpc handler resolved to ${typeof answer}, not a string or undefined`))
+      return
     }
+    res.writeHead(200, {
+      'Content-Type': JSON_TYPE,
+      'Content-Length': Buffer.byteLength(answer),
+      'Access-Control-Allow-Origin': '*',
+    })
+    res.end(answer)
   }
 
-  #fail(res: ServerResponse, error: unknown): void {
+  #failed(error: unknown): string {
     this.#logger.error(`rpc handler failed: ${describeError(error)}`)
-    if (res.headersSent || res.destroyed) return
-    this.#reply(res, INTERNAL_ERROR)
+    return INTERNAL_ERROR_BODY
   }
 
   #refuseTooLarge(res: ServerResponse): void {

@@ -8,7 +8,8 @@ import { createServer } from 'node:http'
 import type { Server, ServerOptions as NodeServerOptions } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { ApiKeys } from './api-keys.js'
-import { HttpEndpoint } from './http.js'
+import { installFastLane, type FastLane } from './fast-lane.js'
+import { HttpEndpoint, HttpSession, acceptsContentType } from './http.js'
 import { ConnectionLimit } from './limits.js'
 import { describeError, stderrLogger } from './log.js'
 import type { Logger, RpcHandler } from './types.js'
@@ -116,15 +117,25 @@ export async function startServer(handler: RpcHandler, options: ServerOptions = 
   const server = createServer(nodeServerOptions(options), http.onRequest)
   server.on('checkContinue', http.onCheckContinue)
   server.on('upgrade', ws.onUpgrade)
-  // Counted before node:http reads a byte, so that requests on a connection over the limit are refused.
-  server.on('connection', connections.onConnection)
+  // Plain JSON-RPC POSTs skip node:http, which still gets every other request (fast-lane.ts).
+  const lane = installFastLane(server, {
+    keys,
+    connections,
+    maxBodyBytes,
+    acceptsContentType,
+    answer: (body, session) => http.answer(body, session),
+    session: (key, socket) => new HttpSession(key, socket),
+  })
+  // Counted first, before the lane or node:http reads a byte, so that requests on a connection over
+  // the limit are refused.
+  server.prependListener('connection', connections.onConnection)
   server.on('drop', connections.onDrop)
   server.maxConnections = connections.hardLimit
 
   await listen(server, host, port)
   // Past listening, a server error (e.g. EMFILE on accept) is worth a line, not a crash.
   server.on('error', (error) => logger.error(`server error: ${describeError(error)}`))
-  return new Listening(server, http, ws, graceMs)
+  return new Listening(server, http, lane, ws, graceMs)
 }
 
 class Listening implements RunningServer {
@@ -134,13 +145,15 @@ class Listening implements RunningServer {
   readonly wsBase: string
   readonly #server: Server
   readonly #http: HttpEndpoint
+  readonly #lane: FastLane | undefined
   readonly #ws: WebSocketEndpoint
   readonly #graceMs: number
   #closing: Promise<void> | undefined
 
-  constructor(server: Server, http: HttpEndpoint, ws: WebSocketEndpoint, graceMs: number) {
+  constructor(server: Server, http: HttpEndpoint, lane: FastLane | undefined, ws: WebSocketEndpoint, graceMs: number) {
     this.#server = server
     this.#http = http
+    this.#lane = lane
     this.#ws = ws
     this.#graceMs = graceMs
     const address = server.address() as AddressInfo
@@ -163,6 +176,7 @@ class Listening implements RunningServer {
 
   #shutdown(): Promise<void> {
     this.#http.drain()
+    this.#lane?.drain()
     // server.close stops accepting and calls back once every connection, upgraded ones included,
     // is gone; the idle keep-alive ones are closed right away rather than at their timeout.
     const connectionsGone = new Promise<void>((resolve) => this.#server.close(() => resolve()))
@@ -170,6 +184,7 @@ class Listening implements RunningServer {
     const clientsGone = this.#ws.drain()
     const grace = setTimeout(() => {
       this.#server.closeAllConnections()
+      this.#lane?.terminate()
       this.#ws.terminate()
     }, this.#graceMs)
     // The connections still open keep the process alive until the timer fires; the timer alone
