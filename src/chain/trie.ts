@@ -12,6 +12,10 @@
  * decodes nodes again on every walk, runs each walk through an async task queue, and never frees a
  * replaced node; mining spent about a fifth of its time there. Here nodes are plain immutable
  * objects that cache their own hash once computed, and a replaced node is garbage for V8 to collect.
+ *
+ * Values, refs and leaf keys are held as latin1 strings (one char per byte), not Uint8Arrays: a
+ * 32-byte Uint8Array costs about 240 bytes of heap, the string 48, and every storage slot keeps a
+ * leaf (its key and value) and about 1.4 refs alive for as long as it exists.
  */
 
 /**
@@ -20,34 +24,40 @@
  */
 export type NibblePath = string
 
+/** Bytes as a latin1 string, one char per byte: the compact form nodes keep (see the header). */
+type Bytes = string
+
 /** A node: immutable once made. `ref` is its hash, or its encoding when under 32 bytes, once computed. */
 export type TrieNode = Leaf | Extension | Branch
 
 interface Leaf {
   readonly kind: 0
-  /** The rest of the key below this node. */
-  readonly path: NibblePath
+  /**
+   * The rest of the key below this node, hex-prefix encoded as the node's RLP holds it (`leafPath`
+   * gives the nibbles): half the size of the nibbles, and no hold on the whole key they were sliced from.
+   */
+  readonly key: Bytes
   /** The stored value (already encoded by the caller, e.g. an account's RLP). */
-  readonly value: Uint8Array
-  ref: Uint8Array | undefined
+  readonly value: Bytes
+  ref: Bytes | undefined
 }
 
 interface Extension {
   readonly kind: 1
   readonly path: NibblePath
   readonly child: Branch
-  ref: Uint8Array | undefined
+  ref: Bytes | undefined
 }
 
 interface Branch {
   readonly kind: 2
   readonly children: readonly (TrieNode | undefined)[]
-  ref: Uint8Array | undefined
+  ref: Bytes | undefined
 }
 
 type Keccak = (data: Uint8Array) => Uint8Array
 
-const leaf = (path: NibblePath, value: Uint8Array): Leaf => ({ kind: 0, path, value, ref: undefined })
+const leaf = (path: NibblePath, value: Bytes): Leaf => ({ kind: 0, key: toBytes(hexPrefix(path, true)), value, ref: undefined })
 const extension = (path: NibblePath, child: Branch): Extension => ({ kind: 1, path, child, ref: undefined })
 const branch = (children: (TrieNode | undefined)[]): Branch => ({ kind: 2, children, ref: undefined })
 
@@ -65,29 +75,44 @@ function commonPrefix(a: NibblePath, b: NibblePath): number {
   return i
 }
 
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a === b) return true
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
+type Latin1Slice = (this: Uint8Array, start: number, end: number) => string
+// Node's native latin1 decoder, which Buffer#toString('latin1') calls: it takes any Uint8Array.
+const latin1Slice = (Buffer.prototype as unknown as { latin1Slice?: Latin1Slice }).latin1Slice
+
+/** Some bytes in the compact form. */
+const toBytes: (bytes: Uint8Array) => Bytes =
+  typeof latin1Slice === 'function'
+    ? (bytes) => latin1Slice.call(bytes, 0, bytes.length)
+    : (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
+
+/** The compact form back as a new Uint8Array. */
+function fromBytes(bytes: Bytes): Uint8Array {
+  const out = new Uint8Array(bytes.length)
+  for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i)
+  return out
 }
 
 /** `root` with `path` set to `value`; `root` itself is unchanged. */
 export function trieSet(root: TrieNode | undefined, path: NibblePath, value: Uint8Array): TrieNode {
+  return set(root, path, toBytes(value))
+}
+
+function set(root: TrieNode | undefined, path: NibblePath, value: Bytes): TrieNode {
   if (root === undefined) return leaf(path, value)
   switch (root.kind) {
     case 0: {
-      if (root.path === path) return equalBytes(root.value, value) ? root : leaf(path, value)
-      const c = commonPrefix(root.path, path)
+      const rest = leafPath(root)
+      if (rest === path) return root.value === value ? root : leaf(path, value)
+      const c = commonPrefix(rest, path)
       const children: (TrieNode | undefined)[] = new Array(16).fill(undefined)
-      children[nibble(root.path, c)] = leaf(root.path.slice(c + 1), root.value)
+      children[nibble(rest, c)] = leaf(rest.slice(c + 1), root.value)
       children[nibble(path, c)] = leaf(path.slice(c + 1), value)
       return c === 0 ? branch(children) : extension(path.slice(0, c), branch(children))
     }
     case 1: {
       const c = commonPrefix(root.path, path)
       if (c === root.path.length) {
-        const child = trieSet(root.child, path.slice(c), value) as Branch
+        const child = set(root.child, path.slice(c), value) as Branch
         return child === root.child ? root : extension(root.path, child)
       }
       const children: (TrieNode | undefined)[] = new Array(16).fill(undefined)
@@ -98,7 +123,7 @@ export function trieSet(root: TrieNode | undefined, path: NibblePath, value: Uin
     case 2: {
       const i = nibble(path, 0)
       const before = root.children[i]
-      const after = trieSet(before, path.slice(1), value)
+      const after = set(before, path.slice(1), value)
       if (after === before) return root
       const children = root.children.slice()
       children[i] = after
@@ -112,7 +137,7 @@ export function trieDelete(root: TrieNode | undefined, path: NibblePath): TrieNo
   if (root === undefined) return undefined
   switch (root.kind) {
     case 0:
-      return root.path === path ? undefined : root
+      return leafPath(root) === path ? undefined : root
     case 1: {
       if (!path.startsWith(root.path)) return root
       const child = trieDelete(root.child, path.slice(root.path.length))
@@ -143,7 +168,7 @@ export function trieDelete(root: TrieNode | undefined, path: NibblePath): TrieNo
 function prefixed(path: NibblePath, node: TrieNode): TrieNode {
   switch (node.kind) {
     case 0:
-      return leaf(path + node.path, node.value)
+      return leaf(path + leafPath(node), node.value)
     case 1:
       return extension(path + node.path, node.child)
     case 2:
@@ -155,7 +180,7 @@ function prefixed(path: NibblePath, node: TrieNode): TrieNode {
 export function trieRoot(root: TrieNode | undefined, keccak: Keccak): Uint8Array {
   if (root === undefined) return keccak(EMPTY_STRING_RLP)
   const ref = refOf(root, keccak)
-  return ref.length === 32 ? ref : keccak(ref)
+  return ref.length === 32 ? fromBytes(ref) : keccak(fromBytes(ref))
 }
 
 /** The value at `path`, if any. */
@@ -163,7 +188,10 @@ export function trieGet(root: TrieNode | undefined, path: NibblePath): Uint8Arra
   let node = root
   let at = 0
   while (node !== undefined) {
-    if (node.kind === 0) return path.length - at === node.path.length && path.endsWith(node.path) ? node.value : undefined
+    if (node.kind === 0) {
+      const rest = leafPath(node)
+      return path.length - at === rest.length && path.endsWith(rest) ? fromBytes(node.value) : undefined
+    }
     if (node.kind === 1) {
       if (!path.startsWith(node.path, at)) return undefined
       at += node.path.length
@@ -214,7 +242,7 @@ export function trieNodeCount(root: TrieNode | undefined): number {
 /** Visits every key and value (keys as nibble paths), in key order. */
 export function* trieEntries(root: TrieNode | undefined, prefix: NibblePath = ''): Generator<[NibblePath, Uint8Array]> {
   if (root === undefined) return
-  if (root.kind === 0) yield [prefix + root.path, root.value]
+  if (root.kind === 0) yield [prefix + leafPath(root), fromBytes(root.value)]
   else if (root.kind === 1) yield* trieEntries(root.child, prefix + root.path)
   else for (let i = 0; i < 16; i++) yield* trieEntries(root.children[i], prefix + HEX[i])
 }
@@ -224,38 +252,41 @@ export function* trieEntries(root: TrieNode | undefined, prefix: NibblePath = ''
 const EMPTY_STRING_RLP = Uint8Array.of(0x80)
 
 /** The node's hash, or its RLP encoding when that is under 32 bytes (then embedded in the parent). */
-function refOf(node: TrieNode, keccak: Keccak): Uint8Array {
+function refOf(node: TrieNode, keccak: Keccak): Bytes {
   let ref = node.ref
   if (ref === undefined) {
     const encoded = encode(node, keccak)
-    ref = encoded.length < 32 ? encoded : keccak(encoded)
+    ref = toBytes(encoded.length < 32 ? encoded : keccak(encoded))
     node.ref = ref
   }
   return ref
 }
 
 /** Bytes of `ref` as an item of the parent's list: a 32-byte hash as a string, an embedded node as it is. */
-function refItemLength(ref: Uint8Array): number {
+function refItemLength(ref: Bytes): number {
   return ref.length === 32 ? 33 : ref.length
 }
 
-function writeRefItem(out: Uint8Array, at: number, ref: Uint8Array): number {
+function writeRefItem(out: Uint8Array, at: number, ref: Bytes): number {
   if (ref.length === 32) {
     out[at++] = 0xa0
   }
-  out.set(ref, at)
-  return at + ref.length
+  return writeBytes(out, at, ref)
+}
+
+function writeBytes(out: Uint8Array, at: number, bytes: Bytes): number {
+  for (let i = 0; i < bytes.length; i++) out[at++] = bytes.charCodeAt(i)
+  return at
 }
 
 function encode(node: TrieNode, keccak: Keccak): Uint8Array {
   switch (node.kind) {
     case 0: {
-      const path = hexPrefix(node.path, true)
-      const pathLength = stringItemLength(path)
+      const pathLength = stringItemLength(node.key)
       const valueLength = stringItemLength(node.value)
       const out = new Uint8Array(listHeaderLength(pathLength + valueLength) + pathLength + valueLength)
       let at = writeListHeader(out, 0, pathLength + valueLength)
-      at = writeStringItem(out, at, path)
+      at = writeStringItem(out, at, node.key)
       writeStringItem(out, at, node.value)
       return out
     }
@@ -271,7 +302,7 @@ function encode(node: TrieNode, keccak: Keccak): Uint8Array {
       return out
     }
     case 2: {
-      const refs: (Uint8Array | undefined)[] = new Array(16)
+      const refs: (Bytes | undefined)[] = new Array(16)
       // 16 children, then the (always empty) value.
       let payload = 1
       for (let i = 0; i < 16; i++) {
@@ -297,6 +328,12 @@ function encode(node: TrieNode, keccak: Keccak): Uint8Array {
   }
 }
 
+/** The nibbles of a leaf's key: its hex-prefix encoding read back (odd flag set: one nibble in the first byte). */
+function leafPath(node: Leaf): NibblePath {
+  const hex = Buffer.from(node.key, 'latin1').toString('hex')
+  return hex.slice(node.key.charCodeAt(0) & 0x10 ? 1 : 2)
+}
+
 /** Hex-prefix (compact) encoding of a nibble path, with the leaf flag. */
 function hexPrefix(path: NibblePath, isLeaf: boolean): Uint8Array {
   const odd = path.length & 1
@@ -312,15 +349,20 @@ function hexPrefix(path: NibblePath, isLeaf: boolean): Uint8Array {
   return out
 }
 
-function stringItemLength(bytes: Uint8Array): number {
-  if (bytes.length === 1 && bytes[0]! < 0x80) return 1
+/** The first byte of some bytes, either form. */
+function firstByte(bytes: Uint8Array | Bytes): number | undefined {
+  return typeof bytes === 'string' ? bytes.charCodeAt(0) : bytes[0]
+}
+
+function stringItemLength(bytes: Uint8Array | Bytes): number {
+  if (bytes.length === 1 && firstByte(bytes)! < 0x80) return 1
   if (bytes.length < 56) return 1 + bytes.length
   return 1 + byteLengthOf(bytes.length) + bytes.length
 }
 
-function writeStringItem(out: Uint8Array, at: number, bytes: Uint8Array): number {
-  if (bytes.length === 1 && bytes[0]! < 0x80) {
-    out[at] = bytes[0]!
+function writeStringItem(out: Uint8Array, at: number, bytes: Uint8Array | Bytes): number {
+  if (bytes.length === 1 && firstByte(bytes)! < 0x80) {
+    out[at] = firstByte(bytes)!
     return at + 1
   }
   if (bytes.length < 56) {
@@ -330,6 +372,7 @@ function writeStringItem(out: Uint8Array, at: number, bytes: Uint8Array): number
     out[at++] = 0xb7 + n
     at = writeLength(out, at, bytes.length, n)
   }
+  if (typeof bytes === 'string') return writeBytes(out, at, bytes)
   out.set(bytes, at)
   return at + bytes.length
 }

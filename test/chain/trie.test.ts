@@ -1,0 +1,70 @@
+// The in-memory trie against @ethereumjs/mpt: same roots, values and proofs after random sets and
+// deletes, with keys short enough that some nodes are embedded in their parent (under 32 bytes)
+// and leaves sit at both odd and even depths.
+import { createMPT, createMerkleProof } from '@ethereumjs/mpt'
+import { bytesToHex, bytesToUnprefixedHex } from '@ethereumjs/util'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { expect, test } from 'vitest'
+import { trieDelete, trieEntries, trieGet, trieProof, trieRoot, trieSet, type TrieNode } from '../../src/chain/trie.js'
+
+/** A deterministic stream of bytes (xorshift), so a failure replays. */
+function random(seed: number): (n: number) => Uint8Array {
+  let x = seed
+  return (n) => {
+    const out = new Uint8Array(n)
+    for (let i = 0; i < n; i++) {
+      x ^= x << 13
+      x ^= x >>> 17
+      x ^= x << 5
+      out[i] = x & 0xff
+    }
+    return out
+  }
+}
+
+test('behavior: roots, values and proofs match @ethereumjs/mpt through random sets and deletes', async () => {
+  const bytes = random(7)
+  const reference = await createMPT()
+  let root: TrieNode | undefined
+  const live = new Map<string, Uint8Array>()
+  for (let step = 0; step < 600; step++) {
+    // Two-byte keys: a few hundred of them fill the top levels, so leaves end at every depth.
+    const key = bytes(2)
+    const path = bytesToUnprefixedHex(key)
+    const [roll] = bytes(1)
+    if (roll! < 64 && live.size > 0) {
+      const [victim] = live.keys()
+      root = trieDelete(root, victim!)
+      await reference.del(Buffer.from(victim!, 'hex'))
+      live.delete(victim!)
+    } else {
+      // Values from 1 to 40 bytes: short leaves embed in their parent, long ones are hashed; bytes
+      // of 0x80 and above check that nothing is read as text.
+      const value = bytes(1 + (roll! % 40))
+      root = trieSet(root, path, value)
+      await reference.put(key, value)
+      live.set(path, value)
+    }
+    if (step % 50 === 0 || step === 599) {
+      expect(bytesToHex(trieRoot(root, keccak_256))).toBe(bytesToHex(reference.root()))
+    }
+  }
+  for (const [path, value] of live) {
+    expect(trieGet(root, path)).toEqual(value)
+    const proof = trieProof(root, path, keccak_256)
+    // ethereumjs also lists the nodes embedded in their parent; geth, and trieProof, do not.
+    const expected = (await createMerkleProof(reference, Buffer.from(path, 'hex'))).filter((node, i) => i === 0 || node.length >= 32)
+    expect(proof.map(bytesToHex)).toEqual(expected.map(bytesToHex))
+  }
+  expect(new Map([...trieEntries(root)].map(([path, value]) => [path, bytesToHex(value)]))).toEqual(
+    new Map([...live].map(([path, value]) => [path, bytesToHex(value)])),
+  )
+})
+
+test('behavior: setting the value a key already holds returns the same trie', () => {
+  let root: TrieNode | undefined
+  for (let i = 0; i < 40; i++) root = trieSet(root, bytesToUnprefixedHex(keccak_256(Uint8Array.of(i))), Uint8Array.of(0x80 + i))
+  const path = bytesToUnprefixedHex(keccak_256(Uint8Array.of(7)))
+  expect(trieSet(root, path, Uint8Array.of(0x87))).toBe(root)
+  expect(trieSet(root, path, Uint8Array.of(0x88))).not.toBe(root)
+})
