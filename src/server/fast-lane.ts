@@ -16,8 +16,9 @@ import type { Server } from 'node:http'
 import type { Socket } from 'node:net'
 import type { ApiKeys } from './api-keys.js'
 import type { ConnectionLimit } from './limits.js'
+import { describeError } from './log.js'
 import { HTTP_PREFIX, matchKeyPath } from './routes.js'
-import type { Session } from './types.js'
+import type { Logger, Session } from './types.js'
 
 /** What the lane needs from the rest of the HTTP side. */
 export interface FastLaneOptions {
@@ -31,6 +32,8 @@ export interface FastLaneOptions {
   readonly answer: (body: string, session: Session) => Promise<string | undefined>
   /** A session for one exchange on `socket` under `apiKey`. */
   readonly session: (apiKey: string, socket: Socket) => Session
+  /** Where a failure of the lane itself (a bug) is reported before its connection is cut. */
+  readonly logger: Logger
 }
 
 /** A request the lane does not serve: the connection goes to node:http from its first byte. */
@@ -209,16 +212,28 @@ class Connection {
   readonly #onData = (chunk: Buffer): void => {
     if (this.#stopped) return
     this.#lastActive = Date.now()
-    let at = 0
-    while (at < chunk.length && !this.#stopped) {
-      const end = this.#request(chunk, at)
-      if (end === HAND_OFF) {
-        this.#startHandOff(chunk.subarray(at))
-        return
+    try {
+      let at = 0
+      while (at < chunk.length && !this.#stopped) {
+        const end = this.#request(chunk, at)
+        if (end === HAND_OFF) {
+          this.#startHandOff(chunk.subarray(at))
+          return
+        }
+        at = end
       }
-      at = end
+      if (this.#queue.length >= MAX_QUEUED || this.#socket.writableNeedDrain) this.#pause()
+    } catch (error) {
+      this.#fail(error)
     }
-    if (this.#queue.length >= MAX_QUEUED || this.#socket.writableNeedDrain) this.#pause()
+  }
+
+  // Only a bug of the lane gets here: thrown from a socket listener it would end the process. The
+  // connection's state is unknown, so it goes; the others are served on.
+  readonly #fail = (error: unknown): void => {
+    this.#lane.options.logger.error(`http fast lane failed: ${describeError(error)}`)
+    this.#stopped = true
+    this.#socket.destroy()
   }
 
   /** Reads and dispatches the request starting at `at`; gives the offset past it, or HAND_OFF. */
@@ -292,10 +307,13 @@ class Connection {
   #dispatch(body: string, close: boolean): void {
     const queued: Queued = { text: undefined, close: close || this.#lane.draining }
     this.#queue.push(queued)
-    void this.#lane.options.answer(body, this.#session!).then((answer) => {
-      queued.text = frame(answer, queued.close || this.#lane.draining ? CLOSE_HEADER : this.#lane.keepAliveHeaders)
-      this.#flush()
-    })
+    this.#lane.options
+      .answer(body, this.#session!)
+      .then((answer) => {
+        queued.text = frame(answer, queued.close || this.#lane.draining ? CLOSE_HEADER : this.#lane.keepAliveHeaders)
+        this.#flush()
+      })
+      .catch(this.#fail)
   }
 
   /** Writes the answers that are ready, in request order, in one write. */

@@ -125,6 +125,7 @@ export async function startServer(handler: RpcHandler, options: ServerOptions = 
     acceptsContentType,
     answer: (body, session) => http.answer(body, session),
     session: (key, socket) => new HttpSession(key, socket),
+    logger,
   })
   // Counted first, before the lane or node:http reads a byte, so that requests on a connection over
   // the limit are refused.

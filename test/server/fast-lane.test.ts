@@ -6,9 +6,13 @@
 // reach it.
 
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
-import type { IncomingMessage, Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
 import { describe, expect, onTestFinished, test } from 'vitest'
+import { ApiKeys } from '../../src/server/api-keys.js'
+import { installFastLane } from '../../src/server/fast-lane.js'
+import { HttpSession } from '../../src/server/http.js'
+import { ConnectionLimit } from '../../src/server/limits.js'
 import { startServer } from '../../src/server/server.js'
 import type { RunningServer, ServerOptions } from '../../src/server/server.js'
 import type { Logger, RpcHandler } from '../../src/server/types.js'
@@ -738,5 +742,39 @@ describe('shutdown', { timeout: 10_000 }, () => {
       await within(closing, 1_500, `${lane}: close() resolves`)
       expect(Date.now() - startedAt, lane).toBeLessThan(1_500)
     }
+  })
+})
+
+describe('failures', { timeout: 5_000 }, () => {
+  test('error: a failure inside the lane is logged and cuts only its own connection; the others are served on', async () => {
+    const errors: string[] = []
+    const logger: Logger = { warn: () => {}, error: (message) => errors.push(message) }
+    // startServer's answer never rejects: the lane is installed by hand to stand in for a bug.
+    const server = createServer()
+    const lane = installFastLane(server, {
+      keys: new ApiKeys(undefined),
+      connections: new ConnectionLimit(10, logger),
+      maxBodyBytes: 1_000,
+      acceptsContentType: () => true,
+      answer: (body) => (body === 'boom' ? Promise.reject(new Error('lane bug')) : Promise.resolve(body)),
+      session: (key, socket) => new HttpSession(key, socket),
+      logger,
+    })
+    expect(lane).toBeDefined()
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    onTestFinished(() => {
+      lane?.terminate()
+      server.close()
+    })
+    const port = (server.address() as AddressInfo).port
+    const failing = await RawClient.open(port)
+    const healthy = await RawClient.open(port)
+    failing.write(fastRequest('boom'))
+    await within(failing.closed, 2_000, 'the failing connection is cut')
+    expect(failing.replies).toEqual([])
+    expect(errors).toEqual([expect.stringMatching(/^http fast lane failed: Error: lane bug/)])
+    healthy.write(fastRequest('{}'))
+    const [answer] = await healthy.next(1)
+    expect(answer).toMatchObject({ status: 200, body: '{}' })
   })
 })
