@@ -13,12 +13,15 @@
  * key, the values it had before each block of the window changed it. The tries (`trie.ts`) are
  * persistent in-memory node trees, only used to compute roots and proofs: a block's root is
  * computed on new nodes sharing everything unchanged, and replaced nodes are garbage for V8, so
- * memory follows the live state, not the chain's age.
+ * memory follows the live state, not the chain's age. Slot values, at the head and in the history,
+ * are kept in the compact form of `latin1.ts` (a quarter of the heap of a Uint8Array each) and
+ * handed out as Uint8Arrays.
  */
 import { RLP } from '@ethereumjs/rlp'
 import { Account, KECCAK256_NULL, KECCAK256_RLP, bytesToUnprefixedHex } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import { fromLatin1, toLatin1, type Latin1 } from './latin1.js'
 import { buildProof, type AccountProof, type ProofSource } from './proofs.js'
 import { trieDelete, trieNodeCount, trieRoot, trieSet, type NibblePath, type TrieNode } from './trie.js'
 import type { AccountRecord } from './types.js'
@@ -95,10 +98,10 @@ interface BlockKeys {
 /** Everything needed to put the world state back as it was. */
 export interface WorldStateSnapshot {
   readonly accounts: Map<string, AccountRecord>
-  readonly storage: Map<string, Map<string, Uint8Array>>
+  readonly storage: Map<string, Map<string, Latin1>>
   readonly code: Map<string, Uint8Array>
   readonly accountHistory: Map<string, Change<AccountRecord | undefined>[]>
-  readonly storageHistory: Map<string, Map<string, Change<Uint8Array>[]>>
+  readonly storageHistory: Map<string, Map<string, Change<Latin1>[]>>
   readonly byBlock: Map<bigint, BlockKeys>
   readonly root: Uint8Array
   /** Immutable: shared with the live state, never copied. */
@@ -110,11 +113,12 @@ const NO_TRIES: Tries = { accounts: undefined, storage: new Map() }
 
 export class WorldState {
   #accounts = new Map<string, AccountRecord>()
-  #storage = new Map<string, Map<string, Uint8Array>>()
+  /** Per address, per slot: the non-zero value without leading zeros, compact (see the header). */
+  #storage = new Map<string, Map<string, Latin1>>()
   #code = new Map<string, Uint8Array>()
   #accountHistory = new Map<string, Change<AccountRecord | undefined>[]>()
   /** Per address, per slot: two short keys rather than one concatenated, which every read would build and hash. */
-  #storageHistory = new Map<string, Map<string, Change<Uint8Array>[]>>()
+  #storageHistory = new Map<string, Map<string, Change<Latin1>[]>>()
   /** No change is recorded after this block: reads at it or later are head reads. */
   #lastChange = -1n
   #byBlock = new Map<bigint, BlockKeys>()
@@ -129,7 +133,7 @@ export class WorldState {
   /** The live head state. */
   readonly head: StateReader = {
     account: (address) => this.#accounts.get(address),
-    storage: (address, slot) => this.#storage.get(address)?.get(slot) ?? EMPTY,
+    storage: (address, slot) => bytesOf(this.#storage.get(address)?.get(slot)),
     code: (codeHash) => (codeHash === EMPTY_CODE_HASH ? EMPTY : this.#code.get(codeHash)),
   }
 
@@ -159,18 +163,19 @@ export class WorldState {
   }
 
   storageAt(address: string, slot: string, number: bigint): Uint8Array {
-    if (number >= this.#lastChange) return this.#storage.get(address)?.get(slot) ?? EMPTY
+    if (number >= this.#lastChange) return bytesOf(this.#storage.get(address)?.get(slot))
     const changes = this.#storageHistory.get(address)?.get(slot)
     if (changes !== undefined) {
       const change = firstAfter(changes, number)
-      if (change !== undefined) return change.before
+      if (change !== undefined) return bytesOf(change.before)
     }
-    return this.#storage.get(address)?.get(slot) ?? EMPTY
+    return bytesOf(this.#storage.get(address)?.get(slot))
   }
 
-  /** Every non-zero slot of an account at the head. */
-  slots(address: string): ReadonlyMap<string, Uint8Array> {
-    return this.#storage.get(address) ?? new Map()
+  /** Every non-zero slot of an account at the head: a copy. */
+  slots(address: string): Map<string, Uint8Array> {
+    const slots = this.#storage.get(address)
+    return slots === undefined ? new Map() : new Map([...slots].map(([slot, value]) => [slot, fromLatin1(value)]))
   }
 
   /** The `[address, slot]` pairs whose value block `number` changed, once each (empty once it left the window). */
@@ -270,7 +275,7 @@ export class WorldState {
         const before = cleared ? undefined : base.storage.get(address)
         let storageTrie = before
         for (const [slot, value] of writes) {
-          if (equal(slots?.get(slot) ?? EMPTY, value)) continue
+          if ((slots?.get(slot) ?? '') === toLatin1(value)) continue
           storageTrie = value.length === 0 ? trieDelete(storageTrie, this.#path(slot)) : trieSet(storageTrie, this.#path(slot), RLP.encode(value))
         }
         if (storageTrie !== before) {
@@ -311,9 +316,10 @@ export class WorldState {
     for (const [address, writes] of changes.storage) {
       if (computed.accounts.get(address) === null) continue
       let slots = this.#storage.get(address)
-      for (const [slot, value] of writes) {
-        const before = slots?.get(slot) ?? EMPTY
-        if (equal(before, value)) continue
+      for (const [slot, bytes] of writes) {
+        const value = toLatin1(bytes)
+        const before = slots?.get(slot) ?? ''
+        if (before === value) continue
         this.#recordSlot(keys, block, address, slot, before)
         if (value.length === 0) {
           slots?.delete(slot)
@@ -404,7 +410,7 @@ export class WorldState {
     for (const [address, record] of this.#accounts) {
       const slots = this.#storage.get(address)
       let storageTrie: TrieNode | undefined
-      if (slots !== undefined) for (const [slot, value] of slots) storageTrie = trieSet(storageTrie, this.#path(slot), RLP.encode(value))
+      if (slots !== undefined) for (const [slot, value] of slots) storageTrie = trieSet(storageTrie, this.#path(slot), RLP.encode(fromLatin1(value)))
       if (storageTrie !== undefined) storage.set(address, storageTrie)
       const storageRoot = trieRoot(storageTrie, this.#keccak)
       const fixed = equal(storageRoot, record.storageRoot) ? record : { ...record, storageRoot }
@@ -442,7 +448,7 @@ export class WorldState {
     if (block > this.#lastChange) this.#lastChange = block
   }
 
-  #recordSlot(keys: BlockKeys, block: bigint, address: string, slot: string, before: Uint8Array): void {
+  #recordSlot(keys: BlockKeys, block: bigint, address: string, slot: string, before: Latin1): void {
     let slots = this.#storageHistory.get(address)
     if (slots === undefined) this.#storageHistory.set(address, (slots = new Map()))
     let changes = slots.get(slot)
@@ -476,8 +482,13 @@ class BlockState implements StateReader {
   }
 }
 
-function copyStorageHistory(history: Map<string, Map<string, Change<Uint8Array>[]>>): Map<string, Map<string, Change<Uint8Array>[]>> {
+function copyStorageHistory(history: Map<string, Map<string, Change<Latin1>[]>>): Map<string, Map<string, Change<Latin1>[]>> {
   return new Map([...history].map(([address, slots]) => [address, new Map([...slots].map(([slot, changes]) => [slot, [...changes]]))]))
+}
+
+/** A slot value handed out: zero (absent or empty) is the shared `EMPTY`, which no reader writes to. */
+function bytesOf(value: Latin1 | undefined): Uint8Array {
+  return value === undefined || value.length === 0 ? EMPTY : fromLatin1(value)
 }
 
 /** The first change made after block `number`: its `before` is the value at `number`. */

@@ -17,6 +17,7 @@
  * 32-byte Uint8Array costs about 240 bytes of heap, the string 48, and every storage slot keeps a
  * leaf (its key and value) and about 1.4 refs alive for as long as it exists.
  */
+import { fromLatin1, toLatin1, type Latin1 } from './latin1.js'
 
 /**
  * Keys are strings of hex nibbles (`0-9a-f`), all of the same length in one trie (state keys are
@@ -25,7 +26,7 @@
 export type NibblePath = string
 
 /** Bytes as a latin1 string, one char per byte: the compact form nodes keep (see the header). */
-type Bytes = string
+type Bytes = Latin1
 
 /** A node: immutable once made. `ref` is its hash, or its encoding when under 32 bytes, once computed. */
 export type TrieNode = Leaf | Extension | Branch
@@ -57,7 +58,7 @@ interface Branch {
 
 type Keccak = (data: Uint8Array) => Uint8Array
 
-const leaf = (path: NibblePath, value: Bytes): Leaf => ({ kind: 0, key: toBytes(hexPrefix(path, true)), value, ref: undefined })
+const leaf = (path: NibblePath, value: Bytes): Leaf => ({ kind: 0, key: toLatin1(hexPrefix(path, true)), value, ref: undefined })
 const extension = (path: NibblePath, child: Branch): Extension => ({ kind: 1, path, child, ref: undefined })
 const branch = (children: (TrieNode | undefined)[]): Branch => ({ kind: 2, children, ref: undefined })
 
@@ -75,26 +76,9 @@ function commonPrefix(a: NibblePath, b: NibblePath): number {
   return i
 }
 
-type Latin1Slice = (this: Uint8Array, start: number, end: number) => string
-// Node's native latin1 decoder, which Buffer#toString('latin1') calls: it takes any Uint8Array.
-const latin1Slice = (Buffer.prototype as unknown as { latin1Slice?: Latin1Slice }).latin1Slice
-
-/** Some bytes in the compact form. */
-const toBytes: (bytes: Uint8Array) => Bytes =
-  typeof latin1Slice === 'function'
-    ? (bytes) => latin1Slice.call(bytes, 0, bytes.length)
-    : (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
-
-/** The compact form back as a new Uint8Array. */
-function fromBytes(bytes: Bytes): Uint8Array {
-  const out = new Uint8Array(bytes.length)
-  for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i)
-  return out
-}
-
 /** `root` with `path` set to `value`; `root` itself is unchanged. */
 export function trieSet(root: TrieNode | undefined, path: NibblePath, value: Uint8Array): TrieNode {
-  return set(root, path, toBytes(value))
+  return set(root, path, toLatin1(value))
 }
 
 function set(root: TrieNode | undefined, path: NibblePath, value: Bytes): TrieNode {
@@ -180,7 +164,7 @@ function prefixed(path: NibblePath, node: TrieNode): TrieNode {
 export function trieRoot(root: TrieNode | undefined, keccak: Keccak): Uint8Array {
   if (root === undefined) return keccak(EMPTY_STRING_RLP)
   const ref = refOf(root, keccak)
-  return ref.length === 32 ? fromBytes(ref) : keccak(fromBytes(ref))
+  return ref.length === 32 ? fromLatin1(ref) : keccak(fromLatin1(ref))
 }
 
 /** The value at `path`, if any. */
@@ -190,7 +174,7 @@ export function trieGet(root: TrieNode | undefined, path: NibblePath): Uint8Arra
   while (node !== undefined) {
     if (node.kind === 0) {
       const rest = leafPath(node)
-      return path.length - at === rest.length && path.endsWith(rest) ? fromBytes(node.value) : undefined
+      return path.length - at === rest.length && path.endsWith(rest) ? fromLatin1(node.value) : undefined
     }
     if (node.kind === 1) {
       if (!path.startsWith(node.path, at)) return undefined
@@ -242,7 +226,7 @@ export function trieNodeCount(root: TrieNode | undefined): number {
 /** Visits every key and value (keys as nibble paths), in key order. */
 export function* trieEntries(root: TrieNode | undefined, prefix: NibblePath = ''): Generator<[NibblePath, Uint8Array]> {
   if (root === undefined) return
-  if (root.kind === 0) yield [prefix + leafPath(root), fromBytes(root.value)]
+  if (root.kind === 0) yield [prefix + leafPath(root), fromLatin1(root.value)]
   else if (root.kind === 1) yield* trieEntries(root.child, prefix + root.path)
   else for (let i = 0; i < 16; i++) yield* trieEntries(root.children[i], prefix + HEX[i])
 }
@@ -256,7 +240,7 @@ function refOf(node: TrieNode, keccak: Keccak): Bytes {
   let ref = node.ref
   if (ref === undefined) {
     const encoded = encode(node, keccak)
-    ref = toBytes(encoded.length < 32 ? encoded : keccak(encoded))
+    ref = toLatin1(encoded.length < 32 ? encoded : keccak(encoded))
     node.ref = ref
   }
   return ref

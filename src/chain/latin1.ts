@@ -1,0 +1,31 @@
+/**
+ * Bytes kept as latin1 strings (one char per byte): the compact form that long-lived small values
+ * of the state take (trie nodes in `trie.ts`, head slot values and their history in `state.ts`).
+ *
+ * Why: a small Uint8Array costs about 184 bytes of heap with its ArrayBuffer, the same bytes as a
+ * string about 48, and the state keeps one or more such values alive per storage slot. Values are
+ * converted here, at the edges: the rest of the chain speaks Uint8Array.
+ */
+
+/** Bytes as a latin1 string, one char per byte. */
+export type Latin1 = string
+
+type Latin1Slice = (this: Uint8Array, start: number, end: number) => string
+// Node's native latin1 decoder, which Buffer#toString('latin1') calls: it takes any Uint8Array.
+const latin1Slice = (Buffer.prototype as unknown as { latin1Slice?: Latin1Slice }).latin1Slice
+
+/** Some bytes in the compact form. */
+export const toLatin1: (bytes: Uint8Array) => Latin1 =
+  typeof latin1Slice === 'function'
+    ? (bytes) => latin1Slice.call(bytes, 0, bytes.length)
+    : (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
+
+/**
+ * The compact form back as a new Uint8Array of its own: not a slice of Buffer's shared pool, which a
+ * value kept for long would pin whole.
+ */
+export function fromLatin1(bytes: Latin1): Uint8Array {
+  const out = new Uint8Array(bytes.length)
+  for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i)
+  return out
+}
