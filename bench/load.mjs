@@ -56,6 +56,25 @@ function cpuPercent(startCpu, startMs) {
   return (100 * (used.user + used.system)) / 1000 / (performance.now() - startMs)
 }
 
+/**
+ * Lets the running loops warm up for `job.warmupMs`, then measures for `job.durationMs`, with
+ * `setMeasuring(true)` and `setMeasuring(false)` around the window: its seconds, this process's
+ * CPU use and the server's CPU seconds over it.
+ */
+async function measureWindow(job, setMeasuring) {
+  await sleep(job.warmupMs)
+  setMeasuring(true)
+  const cpu0 = process.cpuUsage()
+  const server0 = cpuSecondsOf(job.serverPid)
+  const t0 = performance.now()
+  await sleep(job.durationMs)
+  setMeasuring(false)
+  const seconds = (performance.now() - t0) / 1000
+  const clientCpu = cpuPercent(cpu0, t0)
+  const serverCpuSeconds = cpuSecondsOf(job.serverPid) - server0
+  return { seconds, clientCpu, serverCpuSeconds }
+}
+
 // --- HTTP -----------------------------------------------------------------------------------------
 
 /** One POST on a keep-alive agent; resolves with the body as a Buffer. */
@@ -107,20 +126,11 @@ async function httpReads(job) {
     }
   }
   const loops = Array.from({ length: job.inFlight }, loop)
-  await sleep(job.warmupMs)
-  measuring = true
-  const cpu0 = process.cpuUsage()
-  const server0 = cpuSecondsOf(job.serverPid)
-  const t0 = performance.now()
-  await sleep(job.durationMs)
-  measuring = false
-  const seconds = (performance.now() - t0) / 1000
-  const clientCpu = cpuPercent(cpu0, t0)
-  const serverCpuSeconds = cpuSecondsOf(job.serverPid) - server0
+  const measured = await measureWindow(job, (on) => (measuring = on))
   stop = true
   await Promise.all(loops)
   agent.destroy()
-  return summary(count, seconds, samples, errors, firstError, clientCpu, serverCpuSeconds)
+  return summary(count, samples, errors, firstError, measured)
 }
 
 /**
@@ -169,7 +179,8 @@ async function rawHttpReads(job) {
         buffer = buffer === null ? chunk : Buffer.concat([buffer, chunk])
         const headerEnd = buffer.indexOf('\r\n\r\n')
         if (headerEnd === -1) return
-        const lengthAt = buffer.indexOf('ontent-Length:', 0) !== -1 ? buffer.indexOf('ontent-Length:') : buffer.indexOf('ontent-length:')
+        let lengthAt = buffer.indexOf('ontent-Length:')
+        if (lengthAt === -1) lengthAt = buffer.indexOf('ontent-length:')
         if (lengthAt === -1 || lengthAt > headerEnd) {
           fail(`no Content-Length in ${buffer.subarray(0, headerEnd).toString()}`)
           stop = true
@@ -196,19 +207,10 @@ async function rawHttpReads(job) {
       })
     })
   const connections = Array.from({ length: job.inFlight }, connection)
-  await sleep(job.warmupMs)
-  measuring = true
-  const cpu0 = process.cpuUsage()
-  const server0 = cpuSecondsOf(job.serverPid)
-  const t0 = performance.now()
-  await sleep(job.durationMs)
-  measuring = false
-  const seconds = (performance.now() - t0) / 1000
-  const clientCpu = cpuPercent(cpu0, t0)
-  const serverCpuSeconds = cpuSecondsOf(job.serverPid) - server0
+  const measured = await measureWindow(job, (on) => (measuring = on))
   stop = true
   await Promise.all(connections)
-  return summary(count, seconds, samples, errors, firstError, clientCpu, serverCpuSeconds)
+  return summary(count, samples, errors, firstError, measured)
 }
 
 // --- WebSocket --------------------------------------------------------------------------------------
@@ -276,23 +278,14 @@ async function wsReads(job) {
     firstError ??= e.message
   })
   for (let i = 0; i < job.inFlight; i++) send()
-  await sleep(job.warmupMs)
-  measuring = true
-  const cpu0 = process.cpuUsage()
-  const server0 = cpuSecondsOf(job.serverPid)
-  const t0 = performance.now()
-  await sleep(job.durationMs)
-  measuring = false
-  const seconds = (performance.now() - t0) / 1000
-  const clientCpu = cpuPercent(cpu0, t0)
-  const serverCpuSeconds = cpuSecondsOf(job.serverPid) - server0
+  const measured = await measureWindow(job, (on) => (measuring = on))
   stop = true
   if (outstanding > 0) await Promise.race([new Promise((resolve) => (drained = resolve)), sleep(5_000)])
   ws.terminate()
-  return summary(count, seconds, samples, errors, firstError, clientCpu, serverCpuSeconds)
+  return summary(count, samples, errors, firstError, measured)
 }
 
-function summary(count, seconds, samples, errors, firstError, clientCpu, serverCpuSeconds) {
+function summary(count, samples, errors, firstError, { seconds, clientCpu, serverCpuSeconds }) {
   return {
     // Server CPU per answered request (/proc, 10 ms ticks): what the server spends, whoever sets the rate.
     serverUsPerRequest: (serverCpuSeconds * 1e6) / count,

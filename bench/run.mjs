@@ -8,7 +8,7 @@
 //   npm run bench                          (builds first; about 3 minutes, under 5)
 //   node bench/run.mjs --quick             (or RINGCHAIN_BENCH_QUICK=1: shorter runs, fewer blocks, about 1 minute)
 //   node bench/run.mjs --only reads,mine   (sections: startup, mine, reads, window, memory)
-//   node bench/run.mjs --no-anvil          (ringchain and the ceiling only)
+//   node bench/run.mjs --no-anvil          (ringchain, the ceiling and the floor only)
 //   node bench/run.mjs --only reads --busy (reads with a CPU-bound neighbour at nice 19 keeping the
 //                                           CPUs out of idle: what one request in flight costs
 //                                           without the wake-up from idle; not for the README table)
@@ -23,7 +23,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
 import { Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { bytesToHex, generateAddress, hexToBytes, intToBytes, setLengthLeft } from '@ethereumjs/util'
-import { findAnvil, ringchainCommand, ringchainReady, series } from './startup.mjs'
+import { anvilReady, findAnvil, ringchainCommand, ringchainReady, series } from './startup.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const argv = process.argv.slice(2)
@@ -139,10 +139,10 @@ async function startNode(name, { probe = false } = {}) {
     }
     return { name, child, httpUrl, wsUrl: `ws://127.0.0.1:${port}` }
   }
-  const [command, args, ready] =
+  const [command, args] =
     name === 'ringchain'
-      ? [ringchainCommand.command, [...(probe ? ['--expose-gc', '--import', pathToFileURL(join(here, 'gc-probe.mjs')).href] : []), ...ringchainCommand.args], ringchainReady]
-      : [process.execPath, [join(here, 'ceiling.mjs'), ...(name === 'floor' ? ['--net'] : [])], (line) => (line.startsWith('{') ? JSON.parse(line).httpUrl : undefined)]
+      ? [ringchainCommand.command, [...(probe ? ['--expose-gc', '--import', pathToFileURL(join(here, 'gc-probe.mjs')).href] : []), ...ringchainCommand.args]]
+      : [process.execPath, [join(here, 'ceiling.mjs'), ...(name === 'floor' ? ['--net'] : [])]]
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', probe ? 'pipe' : 'inherit'] })
   const probes = []
   if (probe) {
@@ -166,7 +166,8 @@ async function startNode(name, { probe = false } = {}) {
     })
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready`)))
   })
-  if (ready(line) === undefined) throw new Error(`${name}: unexpected ready line ${line}`)
+  // The ceiling prints ringchain's ready line: JSON with httpUrl (and wsUrl).
+  if (ringchainReady(line) === undefined) throw new Error(`${name}: unexpected ready line ${line}`)
   const info = JSON.parse(line)
   child.stdout.resume()
   /** Runs a full collection in the server (probe only) and resolves with its process.memoryUsage(). */
@@ -232,8 +233,8 @@ async function startupSection() {
   log('startup…')
   const out = {}
   out.ringchain = await series('ringchain', ringchainCommand.command, ringchainCommand.args, ringchainReady, CONFIG.startupRuns)
-  if (anvilBinary !== undefined) out.anvil = await series('anvil', anvilBinary, ['--port', '0', ...anvilArgs()], (line) => /Listening on (\S+)/.exec(line)?.[1]?.replace(/^/, 'http://'), CONFIG.startupRuns)
-  out.ceiling = await series('ceiling', process.execPath, [join(here, 'ceiling.mjs')], (line) => (line.startsWith('{') ? JSON.parse(line).httpUrl : undefined), CONFIG.startupRuns)
+  if (anvilBinary !== undefined) out.anvil = await series('anvil', anvilBinary, ['--port', '0', ...anvilArgs()], anvilReady, CONFIG.startupRuns)
+  out.ceiling = await series('ceiling', process.execPath, [join(here, 'ceiling.mjs')], ringchainReady, CONFIG.startupRuns)
   return out
 }
 

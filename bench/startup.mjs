@@ -80,7 +80,7 @@ async function measure(command, args, readyUrl) {
   }
 }
 
-export function median(values) {
+function median(values) {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = Math.floor(sorted.length / 2)
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2

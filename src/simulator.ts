@@ -16,6 +16,7 @@ import { importChain, type ChainImport, type GethGenesis } from './chain/import.
 import { createDispatcher, type Dispatch, type RpcContext, type RpcSession } from './rpc/dispatcher.js'
 import { LimitExceededError } from './rpc/errors.js'
 import { createMethods, mapDomainError } from './rpc/methods.js'
+import { describeError } from './server/log.js'
 import { startServer, type ServerOptions } from './server/server.js'
 
 export { RingchainRpcError, type RequestArguments } from './eip1193.js'
@@ -389,7 +390,7 @@ function dispatcherFor(chains: Chains, logger: RingchainLogger | undefined, maxB
   return createDispatcher(methods, {
     mapDomainError,
     ...(maxBatchLength === undefined ? {} : { maxBatchLength }),
-    ...(logger === undefined ? {} : { logger: { error: (message, details) => logger.error(`${message}: ${describe(details.error)}`) } }),
+    ...(logger === undefined ? {} : { logger: { error: (message, details) => logger.error(`${message}: ${describeError(details.error)}`) } }),
   })
 }
 
@@ -412,10 +413,6 @@ function methodsOf(body: string): string {
   } catch {
     return '(not JSON)'
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error)
 }
 
 async function loadImport(source: ImportSource): Promise<ChainImport> {

@@ -27,6 +27,7 @@ import {
   unprefixedHexToBytes,
 } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
+import type { CallParams } from './chain.js'
 import { ExecutionFailedError } from './errors.js'
 import type { StateReader } from './state.js'
 import { RingStateManager } from './stateManager.js'
@@ -47,16 +48,8 @@ export interface AuthorizationEntry {
   readonly s: bigint
 }
 
-/** The call to build an access list for (geth's TransactionArgs, as far as a call uses them). */
-export interface AccessListCall {
-  from?: Uint8Array
-  to?: Uint8Array
-  gas?: bigint
-  gasPrice?: bigint
-  maxFeePerGas?: bigint
-  maxPriorityFeePerGas?: bigint
-  value?: bigint
-  data?: Uint8Array
+/** The call to build an access list for: a call's parameters and its nonce (geth's TransactionArgs, as far as a call uses them). */
+export interface AccessListCall extends CallParams {
   nonce?: bigint
   /** A list to start from (it only grows). */
   accessList?: readonly AccessListEntry[]

@@ -29,7 +29,7 @@ import {
 } from '@ethereumjs/util'
 import { createVM, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { createAccessList, type AccessListCall, type AccessListResult } from './accessList.js'
+import { createAccessList, type AccessListCall, type AccessListEntry, type AccessListResult, type AuthorizationEntry } from './accessList.js'
 import { startBlock } from './builder.js'
 import { Clock, DETERMINISTIC_GENESIS_TIMESTAMP, type ClockState } from './clock.js'
 import {
@@ -59,7 +59,7 @@ import { RingStateManager } from './stateManager.js'
 import { StorageWriteRecorder, accountSlots, blockChanges, type StorageWrite } from './storageChanges.js'
 import { SYSTEM_CONTRACTS, answerIdleRequestCalls } from './systemContracts.js'
 import type { AccountRecord, BlockRecord, BlockRef, IncludedTx, MiningMode, PendingTx, TxLookup } from './types.js'
-import { checkAdmission, decodeRawTransaction, upfrontCost } from './validate.js'
+import { TX_GAS_CAP, checkAdmission, decodeRawTransaction, upfrontCost } from './validate.js'
 
 /** Options of a chain. Every field has a default; the same options always give the same genesis. */
 export interface ChainOptions {
@@ -106,9 +106,9 @@ export interface CallParams {
   value?: bigint
   data?: Uint8Array
   /** EIP-2930: counted in the intrinsic gas and warm from the start, as in a transaction. */
-  accessList?: readonly { readonly address: Uint8Array; readonly storageKeys: readonly Uint8Array[] }[]
+  accessList?: readonly AccessListEntry[]
   /** EIP-7702: counted in the intrinsic gas, and the valid ones delegate before the call runs. */
-  authorizationList?: readonly { readonly chainId: bigint; readonly address: Uint8Array; readonly nonce: bigint; readonly yParity: bigint; readonly r: bigint; readonly s: bigint }[]
+  authorizationList?: readonly AuthorizationEntry[]
 }
 
 /** The outcome of a call. */
@@ -259,7 +259,7 @@ export class Chain {
     const world = new WorldState(common)
     const alloc = devAlloc(accounts, options.balance ?? DEFAULTS.balance)
     addSystemContracts(alloc, common)
-    await commitGenesis(world, alloc)
+    await world.commitGenesis(alloc)
     const genesis = devGenesisBlock(common, {
       stateRoot: world.root,
       gasLimit: options.blockGasLimit ?? DEFAULTS.blockGasLimit,
@@ -717,34 +717,33 @@ export class Chain {
 
   /** Runs a call against the state of `ref` without changing anything. */
   async call(params: CallParams, ref: BlockRef): Promise<CallResult> {
-    const { result } = await this.#runCall(params, ref, params.gas)
-    const error = result.execResult.exceptionError
-    if (error !== undefined) throw callError(error.error, result.execResult.returnValue)
-    return { returnValue: result.execResult.returnValue, gasUsed: result.execResult.executionGasUsed }
+    const { execResult } = await this.#runCall(params, ref, params.gas)
+    const error = execResult.exceptionError
+    if (error !== undefined) throw callError(error.error, execResult.returnValue)
+    return { returnValue: execResult.returnValue, gasUsed: execResult.executionGasUsed }
   }
 
   /** The least gas with which the call succeeds, found by binary search as geth does. */
   async estimateGas(params: CallParams, ref: BlockRef): Promise<bigint> {
     const cap = this.#callGas(params.gas)
-    const first = await this.#runCall(params, ref, cap)
-    const failure = first.result.execResult.exceptionError
-    if (failure !== undefined) throw callError(failure.error, first.result.execResult.returnValue)
-    const intrinsic = first.intrinsic
+    const { execResult: first, intrinsic } = await this.#runCall(params, ref, cap)
+    const failure = first.exceptionError
+    if (failure !== undefined) throw callError(failure.error, first.returnValue)
     // Nothing ran (a transfer to an account without code): the intrinsic gas is exact, as geth's plain-transfer shortcut answers.
-    if (first.result.execResult.executionGasUsed === 0n) return intrinsic
-    let lo = intrinsic + first.result.execResult.executionGasUsed - 1n
+    if (first.executionGasUsed === 0n) return intrinsic
+    let lo = intrinsic + first.executionGasUsed - 1n
     let hi = cap
     // Optimistic guess: what it used plus the 63/64 reserve; most calls succeed with it.
-    const guess = ((intrinsic + first.result.execResult.executionGasUsed + (first.result.execResult.gasRefund ?? 0n) + 2300n) * 64n) / 63n
+    const guess = ((intrinsic + first.executionGasUsed + (first.gasRefund ?? 0n) + 2300n) * 64n) / 63n
     if (guess < hi) {
       const probe = await this.#runCall(params, ref, guess)
-      if (probe.result.execResult.exceptionError === undefined) hi = guess
+      if (probe.execResult.exceptionError === undefined) hi = guess
       else lo = guess
     }
     while (hi - lo > 1n && (hi - lo) * 1000n > hi * 15n) {
       const mid = (lo + hi) / 2n
       const probe = await this.#runCall(params, ref, mid)
-      if (probe.result.execResult.exceptionError === undefined) hi = mid
+      if (probe.execResult.exceptionError === undefined) hi = mid
       else lo = mid
     }
     return hi
@@ -752,8 +751,7 @@ export class Chain {
 
   /** The access list of a call at `ref`, found as geth's `eth_createAccessList` finds it (see `accessList.ts`). */
   async createAccessList(params: AccessListCall, ref: BlockRef): Promise<AccessListResult> {
-    const state = await this.stateAt(ref)
-    const record = ref.kind === 'tag' && ref.tag === 'pending' ? (await this.pendingBlock()).record : this.resolveBlock(ref)
+    const { record, state } = await this.#blockAndState(ref)
     return createAccessList(params, {
       common: this.common,
       state,
@@ -800,13 +798,18 @@ export class Chain {
 
   /** Gas of a call that names none: the block gas limit, capped as EIP-7825 (Osaka) caps a transaction (geth too). */
   #callGasCap(): bigint {
-    const txCap = 1n << 24n
-    return this.common.isActivatedEIP(7825) && this.blockGasLimit > txCap ? txCap : this.blockGasLimit
+    return this.common.isActivatedEIP(7825) && this.blockGasLimit > TX_GAS_CAP ? TX_GAS_CAP : this.blockGasLimit
+  }
+
+  /** The block `ref` names and the state as of it, resolved once (`pending`: the pending block). */
+  async #blockAndState(ref: BlockRef): Promise<{ record: BlockRecord; state: StateReader }> {
+    if (ref.kind === 'tag' && ref.tag === 'pending') return this.pendingBlock()
+    const record = this.resolveBlock(ref)
+    return { record, state: this.#world.at(record.number) }
   }
 
   async #runCall(params: CallParams, ref: BlockRef, gas: bigint | undefined) {
-    const state = await this.stateAt(ref)
-    const record = ref.kind === 'tag' && ref.tag === 'pending' ? (await this.pendingBlock()).record : this.resolveBlock(ref)
+    const { record, state } = await this.#blockAndState(ref)
     const sm = new RingStateManager(state, { keccak: this.#keccak })
     const vm = await createVM({ common: this.common, stateManager: sm, blockchain: this.#vm.blockchain })
     const from = new Address(params.from ?? new Uint8Array(20))
@@ -858,7 +861,7 @@ export class Chain {
       block: createBlock({ header: { ...header.toJSON(), number: header.number, timestamp: header.timestamp, ...baseFee } }, { common: this.common, skipConsensusFormatValidation: true }),
       skipBalance: true,
     })
-    return { result: { execResult: result.execResult }, intrinsic }
+    return { execResult: result.execResult, intrinsic }
   }
 
   // --- test control -------------------------------------------------------------------------
@@ -1006,12 +1009,6 @@ function addSystemContracts(alloc: StateChanges, common: Common): void {
     alloc.code.set(bytesToUnprefixedHex(codeHash), code)
     alloc.accounts.set(contract.address.slice(2), { ...newAccount({ nonce: 1n }), codeHash, codeSize: code.length })
   }
-}
-
-async function commitGenesis(world: WorldState, alloc: StateChanges): Promise<void> {
-  const computed = await world.computeRoot(alloc)
-  await world.commit(alloc, computed, 0n)
-  world.evict(0n)
 }
 
 function callError(error: string, returnValue: Uint8Array): Error {

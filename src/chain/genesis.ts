@@ -47,13 +47,8 @@ export function normalizeHardfork(name: string): string {
 export function createDevCommon(options: { chainId: bigint; hardfork: string; customCrypto?: CustomCrypto }): Common {
   const target = normalizeHardfork(options.hardfork)
   const last = HARDFORKS.indexOf(target)
-  const hardforks = Mainnet.hardforks
-    .filter((hf) => hf.name !== 'dao' && hf.name !== 'mergeNetsplitBlock')
-    .map((hf) => {
-      const active = HARDFORKS.indexOf(hf.name) <= last
-      return { name: hf.name, block: active ? 0 : null }
-    })
-  const postMerge = HARDFORKS.indexOf(target) >= HARDFORKS.indexOf(Hardfork.Paris)
+  const hardforks = HARDFORKS.map((name, i) => ({ name, block: i <= last ? 0 : null }))
+  const postMerge = last >= HARDFORKS.indexOf(Hardfork.Paris)
   const common = new Common({
     chain: {
       ...Mainnet,

@@ -76,9 +76,7 @@ export async function importChain(source: ChainImport, options: ChainOptions = {
   const keccak = common.customCrypto.keccak256 ?? keccak_256
   const world = new WorldState(common)
   const alloc = genesisAlloc(source.genesis, keccak)
-  await world.commit(alloc, await world.computeRoot(alloc), 0n)
-  // Nothing reads the state from before genesis.
-  world.evict(0n)
+  await world.commitGenesis(alloc)
   const genesis = genesisBlock(source.genesis, common, world.root)
   const genesisRecord: BlockRecord = { block: genesis, hash: genesis.hash(), number: 0n, transactions: [], logs: [], size: genesis.serialize().length }
   const records: BlockRecord[] = [genesisRecord]
@@ -126,7 +124,7 @@ export async function importChain(source: ChainImport, options: ChainOptions = {
  * ethereumjs 10.1.3 reads the BPO entries of `blobSchedule` into parameters its blob gas schedule
  * does not read, so they are also given as the BPO forks' own `target`/`max`/update fraction.
  */
-export function createImportCommon(genesis: GethGenesis, customCrypto?: ChainOptions['customCrypto']): Common {
+function createImportCommon(genesis: GethGenesis, customCrypto?: ChainOptions['customCrypto']): Common {
   const common = createCommonFromGethGenesis(genesis, {
     chain: 'ringchain-import',
     ...(customCrypto === undefined ? {} : { customCrypto }),

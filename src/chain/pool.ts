@@ -67,20 +67,17 @@ export class TxPool {
   }
 
   /** Drops every transaction whose nonce the state has passed (mined, or made obsolete). */
-  prune(nonceOf: NonceOf): PendingTx[] {
-    const dropped: PendingTx[] = []
+  prune(nonceOf: NonceOf): void {
     for (const [sender, txs] of this.#bySender) {
       const next = nonceOf(sender)
       for (const [nonce, entry] of txs) {
         if (nonce < next) {
           txs.delete(nonce)
           this.#byHash.delete(bytesToUnprefixedHex(entry.hash))
-          dropped.push(entry)
         }
       }
       if (txs.size === 0) this.#bySender.delete(sender)
     }
-    return dropped
   }
 
   /** Executable transactions of one sender, in nonce order. */
@@ -108,13 +105,6 @@ export class TxPool {
       if (held.length > 0) queued.set(sender, held)
     }
     return { executable, queued }
-  }
-
-  /** Number of executable transactions. */
-  executableCount(nonceOf: NonceOf): number {
-    let n = 0
-    for (const sender of this.#bySender.keys()) n += this.executableOf(sender, nonceOf).length
-    return n
   }
 
   /**

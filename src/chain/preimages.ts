@@ -162,9 +162,9 @@ export class PreimageStore {
         return
       }
       const preimage = candidates.get(hash)!
-      const slotPart = preimage.subarray(preimage.length - 32)
-      const parentSlot = BigInt('0x' + bytesToUnprefixedHex(slotPart))
-      const parent = parentSlot < MAX_OFFSET ? undefined : baseOf(parentSlot, bytesToUnprefixedHex(slotPart))
+      const parentHex = bytesToUnprefixedHex(preimage.subarray(preimage.length - 32))
+      const parentSlot = BigInt('0x' + parentHex)
+      const parent = parentSlot < MAX_OFFSET ? undefined : baseOf(parentSlot, parentHex)
       if (parent !== undefined) keep(parent)
       this.#entries.set(hash, { preimage, parent, refs: 1 })
     }

@@ -12,8 +12,8 @@
  * back makes new nodes beside the head's and changes nothing the chain holds.
  */
 import { RLP } from '@ethereumjs/rlp'
-import { Account, KECCAK256_RLP, bytesToBigInt, createAccountFromRLP, equalsBytes, unprefixedHexToBytes } from '@ethereumjs/util'
-import type { Tries } from './state.js'
+import { KECCAK256_RLP, bytesToBigInt, createAccountFromRLP, equalsBytes, unprefixedHexToBytes } from '@ethereumjs/util'
+import { encodeAccount, keyOf, type Tries } from './state.js'
 import { trieDelete, trieGet, trieProof, trieRoot, trieSet, type NibblePath } from './trie.js'
 import type { AccountRecord } from './types.js'
 
@@ -64,16 +64,16 @@ export interface ProofSource {
  */
 export async function buildProof(source: ProofSource, slots: readonly string[]): Promise<AccountProof> {
   const { keccak } = source
-  const path = (key: string): NibblePath => Buffer.from(keccak(Buffer.from(key, 'hex'))).toString('hex')
+  const path = (key: string): NibblePath => keyOf(keccak(Buffer.from(key, 'hex')))
 
   let accountTrie = source.tries.accounts
   for (const [address, record] of source.accounts) {
-    accountTrie = record === undefined ? trieDelete(accountTrie, path(address)) : trieSet(accountTrie, path(address), encodeRecord(record))
+    accountTrie = record === undefined ? trieDelete(accountTrie, path(address)) : trieSet(accountTrie, path(address), encodeAccount(record))
   }
   const addressPath = path(source.address)
   const leaf = trieGet(accountTrie, addressPath)
   const account = leaf === undefined ? undefined : decodeAccount(leaf)
-  const accountProof = proofOf(accountTrie, addressPath, keccak)
+  const accountProof = trieProof(accountTrie, addressPath, keccak)
 
   const storageProof: SlotProof[] = []
   const storageRoot = account?.storageRoot ?? KECCAK256_RLP
@@ -89,21 +89,13 @@ export async function buildProof(source: ProofSource, slots: readonly string[]):
       throw new Error(`storage trie of 0x${source.address} does not hash to its account's storage root`)
     }
     for (const slot of slots) {
-      const stored = trieGet(storageTrie, path(slot))
+      const slotPath = path(slot)
+      const stored = trieGet(storageTrie, slotPath)
       const value = stored === undefined ? 0n : bytesToBigInt(RLP.decode(stored) as Uint8Array)
-      storageProof.push({ slot: unprefixedHexToBytes(slot), value, proof: proofOf(storageTrie, path(slot), keccak) })
+      storageProof.push({ slot: unprefixedHexToBytes(slot), value, proof: trieProof(storageTrie, slotPath, keccak) })
     }
   }
   return { address: unprefixedHexToBytes(source.address), account, accountProof, storageProof }
-}
-
-/** The nodes on the path to `key`, root first; an empty trie is proven by no node, as geth's `Prove` does. */
-function proofOf(trie: Tries['accounts'], key: NibblePath, keccak: (data: Uint8Array) => Uint8Array): Uint8Array[] {
-  return trieProof(trie, key, keccak)
-}
-
-function encodeRecord(record: AccountRecord): Uint8Array {
-  return new Account(record.nonce, record.balance, record.storageRoot, record.codeHash).serialize()
 }
 
 function decodeAccount(leaf: Uint8Array): ProvenAccount {

@@ -7,7 +7,7 @@
  */
 import type { Block } from '@ethereumjs/block'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { generateAddress } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, generateAddress } from '@ethereumjs/util'
 import type { RunTxResult } from '@ethereumjs/vm'
 import type { IncludedTx, LogRecord, ReceiptRecord } from './types.js'
 
@@ -37,7 +37,7 @@ export function buildIncluded(block: Block, senders: readonly Uint8Array[], resu
       cumulativeGasUsed,
       gasUsed: cumulativeGasUsed - previousCumulative,
       effectiveGasPrice: effectiveGasPrice(tx, baseFee),
-      contractAddress: tx.to === undefined ? generateAddress(from, bigintToNonceBytes(tx.nonce)) : undefined,
+      contractAddress: tx.to === undefined ? generateAddress(from, bigIntToUnpaddedBytes(tx.nonce)) : undefined,
       logs: txLogs,
       logsBloom: result.receipt.bitvector,
       ...(result.blobGasUsed !== undefined && blobGasPrice !== undefined ? { blobGasUsed: result.blobGasUsed, blobGasPrice } : {}),
@@ -56,11 +56,4 @@ export function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint | undefi
     return base + tip
   }
   return tx.gasPrice
-}
-
-function bigintToNonceBytes(nonce: bigint): Uint8Array {
-  if (nonce === 0n) return new Uint8Array(0)
-  let hex = nonce.toString(16)
-  if (hex.length % 2 === 1) hex = '0' + hex
-  return Uint8Array.from(Buffer.from(hex, 'hex'))
 }

@@ -226,11 +226,6 @@ export class WorldState {
     return buildProof({ keccak: this.#keccak, tries, accounts: [], address, slots: [] }, slots)
   }
 
-  /** Number of accounts at the head. */
-  get accountCount(): number {
-    return this.#accounts.size
-  }
-
   /**
    * Computes the state root the head would have with `changes` applied, without applying them.
    * The tries are persistent, so the head's root stays valid whatever is computed here.
@@ -356,6 +351,12 @@ export class WorldState {
     if (this.#code.size > 2 * this.#codeSwept + 64) this.#collectCode()
   }
 
+  /** Makes `alloc` the genesis state: block 0, with no history (nothing reads the state from before genesis). */
+  async commitGenesis(alloc: StateChanges): Promise<void> {
+    await this.commit(alloc, await this.computeRoot(alloc), 0n)
+    this.evict(0n)
+  }
+
   /** Forgets what `block` changed: reads at blocks before it are no longer possible. */
   evict(block: bigint): void {
     const keys = this.#byBlock.get(block)
@@ -373,16 +374,16 @@ export class WorldState {
   }
 
   snapshot(): WorldStateSnapshot {
-    return {
-      accounts: new Map(this.#accounts),
-      storage: new Map([...this.#storage].map(([a, slots]) => [a, new Map(slots)])),
-      code: new Map(this.#code),
-      accountHistory: new Map([...this.#accountHistory].map(([k, v]) => [k, [...v]])),
-      storageHistory: copyStorageHistory(this.#storageHistory),
-      byBlock: new Map([...this.#byBlock].map(([b, k]) => [b, { accounts: [...k.accounts], storage: [...k.storage] }])),
+    return cloneSnapshot({
+      accounts: this.#accounts,
+      storage: this.#storage,
+      code: this.#code,
+      accountHistory: this.#accountHistory,
+      storageHistory: this.#storageHistory,
+      byBlock: this.#byBlock,
       root: this.#root,
       tries: this.#tries,
-    }
+    })
   }
 
   /** Puts back a snapshot (which stays usable: it is copied, not adopted). */
@@ -526,8 +527,6 @@ function cloneSnapshot(s: WorldStateSnapshot): WorldStateSnapshot {
     tries: s.tries,
   }
 }
-
-
 
 export function encodeAccount(record: AccountRecord): Uint8Array {
   return new Account(record.nonce, record.balance, record.storageRoot, record.codeHash).serialize()

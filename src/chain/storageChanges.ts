@@ -14,7 +14,7 @@ import type { Common } from '@ethereumjs/common'
 import { bytesToUnprefixedHex } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
 import { wrapOpcode } from './preimages.js'
-import type { WorldState } from './state.js'
+import { equal, type WorldState } from './state.js'
 import type { BlockRecord } from './types.js'
 
 /** One slot a transaction changed; values without leading zeros (empty = zero), as the state keeps them. */
@@ -65,7 +65,7 @@ export class StorageWriteRecorder {
         const address = key.slice(0, 40)
         const slot = key.slice(40)
         const after = this.#read(address, slot)
-        if (!sameBytes(before, after)) writes.push({ address, slot, before, after })
+        if (!equal(before, after)) writes.push({ address, slot, before, after })
       }
       this.#current = new Map()
       this.#block.push({ hash: bytesToUnprefixedHex(event.transaction.hash()), writes: writes.sort(byAddressAndSlot) })
@@ -105,7 +105,7 @@ export function blockChanges(world: WorldState, number: bigint): StorageWrite[] 
   for (const [address, slot] of world.changedSlots(number)) {
     const before = world.storageAt(address, slot, number - 1n)
     const after = world.storageAt(address, slot, number)
-    if (!sameBytes(before, after)) out.push({ address, slot, before, after })
+    if (!equal(before, after)) out.push({ address, slot, before, after })
   }
   return out.sort(byAddressAndSlot)
 }
@@ -131,10 +131,4 @@ function byAddressAndSlot(a: StorageWrite, b: StorageWrite): number {
   const x = a.address + a.slot
   const y = b.address + b.slot
   return x < y ? -1 : x > y ? 1 : 0
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
 }

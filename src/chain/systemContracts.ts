@@ -3,6 +3,8 @@
  * EIP-7251), with the runtime code the EIPs specify. Geth puts them in its dev genesis too; without
  * them Prague blocks cannot be built (the request contracts are called at the end of every block).
  */
+import { equalsBytes } from '@ethereumjs/util'
+import { keyOf } from './state.js'
 
 export interface SystemContract {
   readonly address: string
@@ -86,22 +88,12 @@ export function answerIdleRequestCalls(evm: CallingEvm, state: QueueState, kecca
   const run = evm.runCall.bind(evm)
   evm.runCall = (opts) => {
     if (opts.message !== undefined || opts.origin !== undefined || opts.block !== undefined || (opts.value ?? 0n) !== 0n || (opts.data?.length ?? 0) !== 0) return run(opts)
-    if (opts.caller === undefined || opts.to === undefined || hex(opts.caller.bytes) !== SYSTEM_ADDRESS) return run(opts)
-    const address = hex(opts.to.bytes)
+    if (opts.caller === undefined || opts.to === undefined || keyOf(opts.caller.bytes) !== SYSTEM_ADDRESS) return run(opts)
+    const address = keyOf(opts.to.bytes)
     const codeHash = standard.get(address)
     const record = codeHash === undefined ? undefined : state.accountRecord(address)
-    if (record === undefined || !sameBytes(record.codeHash, codeHash!)) return run(opts)
+    if (record === undefined || !equalsBytes(record.codeHash, codeHash!)) return run(opts)
     for (const slot of QUEUE_SLOTS) if (state.storageValue(address, slot).length !== 0) return run(opts)
     return Promise.resolve({ execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n, logs: [] } })
   }
-}
-
-function hex(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex')
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
 }

@@ -169,12 +169,34 @@ export function trieRoot(root: TrieNode | undefined, keccak: Keccak): Uint8Array
 
 /** The value at `path`, if any. */
 export function trieGet(root: TrieNode | undefined, path: NibblePath): Uint8Array | undefined {
+  const leaf = walk(root, path)
+  return leaf === undefined ? undefined : fromLatin1(leaf.value)
+}
+
+/**
+ * The encoded nodes on the way to `path`, root first, as geth's `trie.Prove` lists them (a node
+ * embedded in its parent, under 32 bytes, is not an element of its own, except the root). For an
+ * absent key the walk ends where the key leaves the trie, which proves the absence; an empty trie
+ * is proven by no node.
+ */
+export function trieProof(root: TrieNode | undefined, path: NibblePath, keccak: Keccak): Uint8Array[] {
+  const proof: Uint8Array[] = []
+  walk(root, path, (node) => {
+    const encoded = encode(node, keccak)
+    if (proof.length === 0 || encoded.length >= 32) proof.push(encoded)
+  })
+  return proof
+}
+
+/** Walks from `root` towards `path`, handing each node on the way to `visit`: the leaf of `path`, if there is one. */
+function walk(root: TrieNode | undefined, path: NibblePath, visit?: (node: TrieNode) => void): Leaf | undefined {
   let node = root
   let at = 0
   while (node !== undefined) {
+    visit?.(node)
     if (node.kind === 0) {
       const rest = leafPath(node)
-      return path.length - at === rest.length && path.endsWith(rest) ? fromLatin1(node.value) : undefined
+      return path.length - at === rest.length && path.endsWith(rest) ? node : undefined
     }
     if (node.kind === 1) {
       if (!path.startsWith(node.path, at)) return undefined
@@ -186,31 +208,6 @@ export function trieGet(root: TrieNode | undefined, path: NibblePath): Uint8Arra
     }
   }
   return undefined
-}
-
-/**
- * The encoded nodes on the way to `path`, root first, as geth's `trie.Prove` lists them (a node
- * embedded in its parent, under 32 bytes, is not an element of its own, except the root). For an
- * absent key the walk ends where the key leaves the trie, which proves the absence.
- */
-export function trieProof(root: TrieNode | undefined, path: NibblePath, keccak: Keccak): Uint8Array[] {
-  const proof: Uint8Array[] = []
-  let node = root
-  let at = 0
-  while (node !== undefined) {
-    const encoded = encode(node, keccak)
-    if (proof.length === 0 || encoded.length >= 32) proof.push(encoded)
-    if (node.kind === 0) break
-    if (node.kind === 1) {
-      if (!path.startsWith(node.path, at)) break
-      at += node.path.length
-      node = node.child
-    } else {
-      node = node.children[nibble(path, at)]
-      at++
-    }
-  }
-  return proof
 }
 
 /** How many nodes a trie has (walks it all: for tests and diagnostics). */

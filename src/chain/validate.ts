@@ -119,7 +119,7 @@ export interface AdmissionContext {
 }
 
 /** The cap EIP-7825 (Osaka) puts on a transaction's gas. */
-const TX_GAS_CAP = 1n << 24n
+export const TX_GAS_CAP = 1n << 24n
 
 /** Geth's pool rules, in geth's order. Throws the first that fails. */
 export function checkAdmission(tx: TypedTransaction, sender: Address, context: AdmissionContext): void {

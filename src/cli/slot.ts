@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { LayoutError, parseKey, parseLayout, type Layout, type TypeInfo } from '../inspect/layout.js'
-import { dynamicArrayElement, erc7201Slot, nestedMappingSlot, toWord } from '../inspect/slots.js'
+import { dynamicArrayElement, erc7201Slot, hexWord, nestedMappingSlot } from '../inspect/slots.js'
 import { fail } from './fail.js'
 
 export const SLOT_HELP = `Usage: ringchain slot [options] [variable path]
@@ -105,11 +105,6 @@ export function slotNumber(flag: string, text: string): bigint {
   const value = BigInt(text)
   if (value >= 1n << 256n) fail(`${flag}: ${text} is larger than 32 bytes`)
   return value
-}
-
-/** A 32-byte word as 0x + 64 hex digits. */
-export function hexWord(value: bigint): string {
-  return '0x' + Buffer.from(toWord(value)).toString('hex')
 }
 
 function encodeCliKey(text: string, keyType: string | undefined): Uint8Array {

@@ -8,9 +8,9 @@ import { parseArgs } from 'node:util'
 import { RpcCallError, StorageClient, httpRequest, DEFAULT_RPC_URL, type ChangeEntry, type Diff, type SlotEntry } from '../inspect/client.js'
 import { LayoutError, checksumAddress, hexOf, type Layout, type WordField } from '../inspect/layout.js'
 import { cachedReader, decodeWordFields, readAll, readResolved, renderValue, renderVariables, type ReadOptions } from '../inspect/read.js'
-import { toBigInt } from '../inspect/slots.js'
+import { hexWord, toBigInt } from '../inspect/slots.js'
 import { fail } from './fail.js'
-import { hexWord, loadLayout, slotNumber } from './slot.js'
+import { loadLayout, slotNumber } from './slot.js'
 
 export const STORAGE_HELP = `Usage: ringchain storage <address> [slot | variable path] [options]
        ringchain storage --diff <transaction hash | block> [address] [options]
@@ -240,13 +240,14 @@ function diffJson(diff: Diff, layout: Layout | undefined, address: string | unde
     ...diff,
     changes: diff.changes.map((c) => {
       const fields = fieldsFor(c, layout, address)
+      const afterFields = fields === undefined ? [] : decodeWordFields(fields, c.after)
       return {
         address: checksumAddress(BigInt(c.address)),
         slot: hexWord(c.slot),
         before: '0x' + hexOf(c.before),
         after: '0x' + hexOf(c.after),
         path: c.path,
-        fields: fields === undefined ? null : decodeWordFields(fields, c.before).map((b, i) => ({ path: b.path, before: b.text, after: decodeWordFields(fields, c.after)[i]!.text })),
+        fields: fields === undefined ? null : decodeWordFields(fields, c.before).map((b, i) => ({ path: b.path, before: b.text, after: afterFields[i]!.text })),
       }
     }),
   }

@@ -8,7 +8,7 @@
 import type { Derivation, DerivationStep } from './layout.js'
 import { hexToBytes } from './layout.js'
 import type { SlotReader } from './read.js'
-import { toWord } from './slots.js'
+import { hexWord } from './slots.js'
 
 /** The default URL of `ringchain serve`. */
 export const DEFAULT_RPC_URL = 'http://127.0.0.1:8545/v3/ringchain'
@@ -100,14 +100,14 @@ export class StorageClient {
     const found = (await this.#request('eth_getBlockByNumber', [tag, false])) as { number?: string } | null
     if (found === null || found.number === undefined) {
       const head = BigInt((await this.#request('eth_blockNumber', [])) as string)
-      throw new RpcCallError(-32000, `block ${typeof block === 'bigint' ? block : block} is not mined yet (the head is ${head})`)
+      throw new RpcCallError(-32000, `block ${block} is not mined yet (the head is ${head})`)
     }
     return BigInt(found.number)
   }
 
   /** The 32-byte word at `slot` of `address` at block `number`. */
   async storageAt(address: string, slot: bigint, number: bigint): Promise<Uint8Array> {
-    const word = (await this.#request('eth_getStorageAt', [address, toHexWord(slot), '0x' + number.toString(16)])) as string
+    const word = (await this.#request('eth_getStorageAt', [address, hexWord(slot), '0x' + number.toString(16)])) as string
     return hexToBytes(word)
   }
 
@@ -160,8 +160,4 @@ function derivationOf(wire: WireSlot['derivation']): Derivation | undefined {
     s.kind === 'mapping' ? { kind: 'mapping', key: hexToBytes(s.key!) } : s.kind === 'keccak' ? { kind: 'keccak' } : { kind: 'offset', by: BigInt(s.by!) },
   )
   return { root: BigInt(wire.root), steps }
-}
-
-function toHexWord(slot: bigint): string {
-  return '0x' + Buffer.from(toWord(slot)).toString('hex')
 }

@@ -5,7 +5,7 @@
  * Owns: reading a solc storage layout (or an artifact that holds one), the type model, parsing a
  * path and resolving it to a slot, offset and type, and the reverse: naming what a slot holds
  * from the way it was derived (root slot, mapping keys, keccak, offsets).
- * Leaves the arithmetic to `slots.ts`, reading and decoding to `read.ts` and `decode.ts`.
+ * Leaves the arithmetic to `slots.ts`, reading and decoding to `read.ts`.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import {
@@ -16,6 +16,7 @@ import {
   mappingSlot,
   slotsPerElement,
   toBigInt,
+  toSigned,
   type KeyKind,
 } from './slots.js'
 
@@ -537,7 +538,7 @@ export function formatKey(type: TypeInfo, key: Uint8Array): string {
     case 'fixedBytes':
       return '0x' + hexOf(key.subarray(0, type.value.size))
     case 'int':
-      return (v >= 1n << 255n ? v - (1n << 256n) : v).toString()
+      return toSigned(v, 256).toString()
     case 'uint':
     case 'enum':
       return v.toString()

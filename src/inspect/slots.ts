@@ -30,6 +30,11 @@ export function toWord(value: bigint): Uint8Array {
   return out
 }
 
+/** A slot or unsigned value as a 32-byte word in hex: 0x + 64 digits. */
+export function hexWord(value: bigint): string {
+  return '0x' + Buffer.from(toWord(value)).toString('hex')
+}
+
 /** A big-endian byte string as an unsigned integer (the empty string is 0). */
 export function toBigInt(bytes: Uint8Array): bigint {
   let v = 0n

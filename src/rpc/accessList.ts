@@ -6,14 +6,11 @@
  * Leaves the fixed-point search, the tracer and the defaults to `src/chain/accessList.ts`.
  */
 import type { AccessListCall } from '../chain/accessList.js'
-import type { Chain } from '../chain/chain.js'
-import type { BlockRef } from '../chain/types.js'
-import { defineMethod, type MethodSpec, type RpcContext } from './dispatcher.js'
+import { defineMethod, type MethodSpec } from './dispatcher.js'
 import { InvalidParamsError, ServerError } from './errors.js'
 import { toData, toQuantity } from './hex.js'
-import { LATEST, blockParam, optional, transactionRequest, type BlockParam, type Param, type TransactionRequest } from './params.js'
-
-type ChainFor = (ctx: RpcContext) => Chain | Promise<Chain>
+import type { ChainFor } from './methods.js'
+import { LATEST, blockParam, optional, transactionRequest, type Param, type TransactionRequest } from './params.js'
 
 /** geth's third argument, state overrides: only an empty set is accepted (ringchain does not apply overrides). */
 const noOverrides: Param<undefined> = {
@@ -21,11 +18,6 @@ const noOverrides: Param<undefined> = {
     if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0) return undefined
     throw new InvalidParamsError('invalid argument 2: state overrides are not supported')
   },
-}
-
-function toRef(block: BlockParam): BlockRef {
-  if (block.kind === 'hash') return { kind: 'hash', hash: block.hash, requireCanonical: block.requireCanonical }
-  return block
 }
 
 /**
@@ -42,7 +34,7 @@ export function createAccessListMethod(chainFor: ChainFor): MethodSpec {
     if (request.chainId !== undefined && request.chainId !== chainId) {
       throw new ServerError(`chainId does not match node's (have=${request.chainId}, want=${chainId})`)
     }
-    const result = await chain.createAccessList(toCall(request), toRef(block))
+    const result = await chain.createAccessList(toCall(request), block)
     return {
       accessList: result.accessList.map((entry) => ({ address: toData(entry.address), storageKeys: entry.storageKeys.map(toData) })),
       ...(result.error === undefined ? {} : { error: result.error }),

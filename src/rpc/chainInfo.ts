@@ -5,12 +5,10 @@
  * Owns: their wire shapes. Leaves the fork rules and fork ids to `src/chain/forkConfig.ts`, the
  * window and base fees to `src/chain/chain.ts`.
  */
-import type { Chain } from '../chain/chain.js'
 import { forkConfigs, type ForkConfig } from '../chain/forkConfig.js'
-import { defineMethod, type MethodSpec, type RpcContext } from './dispatcher.js'
+import { defineMethod, type MethodSpec } from './dispatcher.js'
 import { toData, toQuantity } from './hex.js'
-
-type ChainFor = (ctx: RpcContext) => Chain | Promise<Chain>
+import type { ChainFor } from './methods.js'
 
 const none = [] as const
 

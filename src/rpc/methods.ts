@@ -13,7 +13,7 @@ import {
   type TypedTransaction,
   type TypedTxData,
 } from '@ethereumjs/tx'
-import { Address, bytesToUnprefixedHex, toChecksumAddress } from '@ethereumjs/util'
+import { Address, bytesToUnprefixedHex, equalsBytes, toChecksumAddress } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { Chain } from '../chain/chain.js'
 import { keyOf, type StateReader } from '../chain/state.js'
@@ -26,7 +26,7 @@ import {
   TxRejectedError,
   UnknownBlockError,
 } from '../chain/errors.js'
-import type { BlockRecord, BlockRef, LogRecord } from '../chain/types.js'
+import type { BlockRecord, LogRecord } from '../chain/types.js'
 import { RawJson, defineMethod, rawJsonArray, subscriptionNotification, type Registry, type RpcContext } from './dispatcher.js'
 import {
   BlockNotFoundError,
@@ -40,6 +40,7 @@ import { blockJson, includedTxJson, logObject, pendingBlockJson, pendingTxJson, 
 import { toData, toPaddedData, toQuantity } from './hex.js'
 import {
   LATEST,
+  PENDING,
   address,
   blockNumber,
   blockParam,
@@ -54,6 +55,7 @@ import {
   storageSlot,
   transactionRequest,
   uint64,
+  type BlockNumberParam,
   type BlockParam,
   type LogFilter,
   type Param,
@@ -109,11 +111,6 @@ const mineOptions: Param<{ readonly timestamp?: bigint; readonly blocks?: bigint
   },
 }
 
-function toRef(block: BlockParam): BlockRef {
-  if (block.kind === 'hash') return { kind: 'hash', hash: block.hash, requireCanonical: block.requireCanonical }
-  return block
-}
-
 /**
  * `next(value)`, at once unless `value` is still a promise. The hot reads use it to answer without
  * a promise hop (which costs about as much as the read) whenever they need not wait.
@@ -125,7 +122,7 @@ function andThen<T, U>(value: T | Promise<T>, next: (value: T) => U | PromiseLik
 /** The state as of a block: at once, but for the pending block, which may have to be built first. */
 function stateFor(chain: Chain, block: BlockParam): StateReader | Promise<StateReader> {
   if (block.kind === 'tag' && block.tag === 'pending') return chain.stateAt(block)
-  return chain.stateAtBlock(chain.resolveBlock(toRef(block)))
+  return chain.stateAtBlock(chain.resolveBlock(block))
 }
 
 /** Filters and subscriptions live per chain, in this side table (the chain knows nothing of them). */
@@ -172,19 +169,13 @@ function stateOf(chain: Chain): ChainRpcState {
 }
 
 function matches(log: LogRecord, criteria: LogFilter): boolean {
-  if (criteria.addresses.length > 0 && !criteria.addresses.some((a) => equal(a, log.address))) return false
+  if (criteria.addresses.length > 0 && !criteria.addresses.some((a) => equalsBytes(a, log.address))) return false
   for (let i = 0; i < criteria.topics.length; i++) {
     const wanted = criteria.topics[i]
     if (wanted === null || wanted === undefined || wanted.length === 0) continue
     const topic = log.topics[i]
-    if (topic === undefined || !wanted.some((w) => equal(w, topic))) return false
+    if (topic === undefined || !wanted.some((w) => equalsBytes(w, topic))) return false
   }
-  return true
-}
-
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
   return true
 }
 
@@ -199,16 +190,15 @@ function logsOf(chain: Chain, criteria: LogFilter): unknown[] {
     if (from > to) throw new InvalidParamsError('invalid block range params')
     if (from < chain.oldest.number) throw new BlockOutOfWindowError(from, chain.oldest.number, chain.head.number)
     if (to > chain.head.number) throw new InvalidParamsError('block range extends beyond current head block')
-    const last = to
     blocks = []
-    for (let n = from; n <= last; n++) blocks.push(chain.blockByNumber(n)!)
+    for (let n = from; n <= to; n++) blocks.push(chain.blockByNumber(n)!)
   }
   const out: unknown[] = []
   for (const block of blocks) for (const log of block.logs) if (matches(log, criteria)) out.push(logObject(log))
   return out
 }
 
-function numberOf(chain: Chain, block: { kind: 'tag'; tag: 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized' } | { kind: 'number'; number: bigint }): bigint {
+function numberOf(chain: Chain, block: BlockNumberParam): bigint {
   return block.kind === 'tag' ? chain.tagNumber(block.tag) : block.number
 }
 
@@ -242,7 +232,7 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     }),
   )
 
-  const blockResult = (chain: Chain, record: BlockRecord, full: boolean) => blockJson(record.block, record.size, record.transactions, full)
+  const blockResult = (record: BlockRecord, full: boolean) => blockJson(record.block, record.size, record.transactions, full)
 
   const getBlockByNumber = defineMethod([blockNumber, optional(bool, false)], async ([block, full], ctx) => {
     const chain = await chainFor(ctx)
@@ -254,22 +244,22 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     if (number > chain.head.number) return null
     const record = chain.blockByNumber(number)
     if (record === undefined) throw new BlockOutOfWindowError(number, chain.oldest.number, chain.head.number)
-    return blockResult(chain, record, full)
+    return blockResult(record, full)
   })
 
   const getBlockByHash = defineMethod([hash, optional(bool, false)], async ([h, full], ctx) => {
     const chain = await chainFor(ctx)
     const record = chain.blockByHash(h)
-    return record === undefined ? null : blockResult(chain, record, full)
+    return record === undefined ? null : blockResult(record, full)
   })
 
   const balance = defineMethod([address, optional(blockParam, LATEST)], async ([a, block], ctx) => {
-    const state = await (await chainFor(ctx)).stateAt(toRef(block))
+    const state = await (await chainFor(ctx)).stateAt(block)
     return toQuantity(state.account(bytesToUnprefixedHex(a))?.balance ?? 0n)
   })
 
   const code = defineMethod([address, optional(blockParam, LATEST)], async ([a, block], ctx) => {
-    const state = await (await chainFor(ctx)).stateAt(toRef(block))
+    const state = await (await chainFor(ctx)).stateAt(block)
     const account = state.account(bytesToUnprefixedHex(a))
     return toData(account === undefined ? new Uint8Array(0) : (state.code(bytesToUnprefixedHex(account.codeHash)) ?? new Uint8Array(0)))
   })
@@ -277,7 +267,7 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
   const txCount = defineMethod([address, optional(blockParam, LATEST)], async ([a, block], ctx) => {
     const chain = await chainFor(ctx)
     if (block.kind === 'tag' && block.tag === 'pending') return toQuantity(chain.pendingNonce(a))
-    const state = await chain.stateAt(toRef(block))
+    const state = await chain.stateAt(block)
     return toQuantity(state.account(bytesToUnprefixedHex(a))?.nonce ?? 0n)
   })
 
@@ -294,12 +284,12 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
   })
 
   const call = defineMethod([transactionRequest, optional(blockParam, LATEST), optional(anyValue)], async ([req, block], ctx) => {
-    const result = await (await chainFor(ctx)).call(callParams(req), toRef(block))
+    const result = await (await chainFor(ctx)).call(callParams(req), block)
     return toData(result.returnValue)
   })
 
   const estimateGas = defineMethod([transactionRequest, optional(blockParam, LATEST), optional(anyValue)], async ([req, block], ctx) => {
-    return toQuantity(await (await chainFor(ctx)).estimateGas(callParams(req), toRef(block)))
+    return toQuantity(await (await chainFor(ctx)).estimateGas(callParams(req), block))
   })
 
   const sendRaw = defineMethod([data], async ([raw], ctx) => toData(await (await chainFor(ctx)).sendRawTransaction(raw)))
@@ -308,11 +298,11 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     const chain = await chainFor(ctx)
     const from = req.from
     if (from === undefined) throw new InvalidParamsError('invalid argument 0: missing "from"')
-    const key = chain.accounts.find((a) => equal(a.address, from))
+    const key = chain.accounts.find((a) => equalsBytes(a.address, from))
     const impersonated = stateOf(chain).impersonated.has(bytesToUnprefixedHex(from))
     if (key === undefined && !impersonated) throw new ServerError('unknown account')
     // The node fills in the gas, as geth does: estimated against the pending state.
-    const gas = req.gas ?? (await chain.estimateGas({ ...callParams(req), from }, { kind: 'tag', tag: 'pending' }))
+    const gas = req.gas ?? (await chain.estimateGas({ ...callParams(req), from }, PENDING))
     const tx = buildTransaction(chain, req, from, gas)
     if (key !== undefined) return toData(await chain.sendRawTransaction(tx.sign(key.privateKey).serialize()))
     // Impersonated: a fake signature and the claimed sender, as anvil and Hardhat do.
@@ -325,11 +315,11 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     const chain = await chainFor(ctx)
     const from = req.from
     if (from === undefined) throw new InvalidParamsError('invalid argument 0: missing "from"')
-    const key = chain.accounts.find((a) => equal(a.address, from))
+    const key = chain.accounts.find((a) => equalsBytes(a.address, from))
     if (key === undefined) throw new ServerError('unknown account')
     const chainId = chain.common.chainId()
     if (req.chainId !== undefined && req.chainId !== chainId) throw new ServerError(`chainId does not match node's (have=${req.chainId}, want=${chainId})`)
-    const gas = req.gas ?? (await chain.estimateGas({ ...callParams(req), from }, { kind: 'tag', tag: 'pending' }))
+    const gas = req.gas ?? (await chain.estimateGas({ ...callParams(req), from }, PENDING))
     return toData(buildTransaction(chain, req, from, gas).sign(key.privateKey).serialize())
   })
 
@@ -342,7 +332,8 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
   const feeHistory = defineMethod([quantity, blockNumber, optional(anyValue)], async ([count, newest, percentiles], ctx) => {
     const chain = await chainFor(ctx)
     if (count === 0n) return { oldestBlock: toQuantity(0), baseFeePerGas: [], gasUsedRatio: [] }
-    const last = numberOf(chain, newest) > chain.head.number ? chain.head.number : numberOf(chain, newest)
+    const newestNumber = numberOf(chain, newest)
+    const last = newestNumber > chain.head.number ? chain.head.number : newestNumber
     const n = count > 1024n ? 1024n : count
     let first = last - n + 1n
     if (first < chain.oldest.number) first = chain.oldest.number
@@ -370,7 +361,7 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     const chain = await chainFor(ctx)
     let record: BlockRecord
     try {
-      record = chain.resolveBlock(toRef(block))
+      record = chain.resolveBlock(block)
     } catch (e) {
       if (e instanceof FutureBlockError || e instanceof UnknownBlockError) return null
       throw e
@@ -628,8 +619,9 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     eth_gasPrice: defineMethod(none, (_p, ctx) => gasPrice(ctx)),
     eth_maxPriorityFeePerGas: defineMethod(none, () => toQuantity(1_000_000_000n)),
     eth_blobBaseFee: defineMethod(none, async (_p, ctx) => {
-      const header = (await chainFor(ctx)).head.block.header
-      return toQuantity(header.excessBlobGas === undefined ? 0n : header.calcNextBlobGasPrice((await chainFor(ctx)).common))
+      const chain = await chainFor(ctx)
+      const header = chain.head.block.header
+      return toQuantity(header.excessBlobGas === undefined ? 0n : header.calcNextBlobGasPrice(chain.common))
     }),
     eth_feeHistory: feeHistory,
     eth_sendRawTransaction: sendRaw,

@@ -9,6 +9,8 @@
 // (`json: cannot unmarshal hex string without 0x prefix into Go value of type common.Address`).
 // They are reproduced here because clients and test suites compare them with geth's.
 
+import { equalsBytes } from '@ethereumjs/util'
+import { BlockTags, type BlockTag } from '../chain/types.js'
 import { InvalidParamsError } from './errors.js'
 import { HexReason, decodeHexDigits, fromHex, has0xPrefix, nibbleAt, quantitySyntaxError } from './hex.js'
 
@@ -316,9 +318,6 @@ function decodeAddressKey(text: string): Uint8Array {
 
 // --- blocks -----------------------------------------------------------------------------------
 
-/** The named blocks. */
-export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized'
-
 /** A block by tag or number (what `eth_getBlockByNumber` and filter ranges take). */
 export type BlockNumberParam =
   | { readonly kind: 'tag'; readonly tag: BlockTag }
@@ -330,7 +329,7 @@ export type BlockParam =
   | { readonly kind: 'hash'; readonly hash: Uint8Array; readonly requireCanonical: boolean }
 
 const TAGS: ReadonlyMap<string, BlockNumberParam> = new Map(
-  (['latest', 'earliest', 'pending', 'safe', 'finalized'] as const).map((tag) => [
+  BlockTags.map((tag) => [
     tag,
     Object.freeze({ kind: 'tag', tag } as const),
   ]),
@@ -504,7 +503,7 @@ export const transactionRequest: Param<TransactionRequest> = {
           break
       }
     }
-    if (data !== undefined && input !== undefined && !equalBytes(data, input)) {
+    if (data !== undefined && input !== undefined && !equalsBytes(data, input)) {
       // geth's text (geth sends it as -32000 once the call runs).
       throw new InvalidParamsError(
         'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data',
@@ -574,12 +573,6 @@ function decodeAuthorization(value: unknown): Authorization {
     if (got[name] === undefined) throw new ArgumentError(`missing required field '${name}' for SetCodeAuthorization`)
   }
   return got as Authorization
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
 }
 
 // --- log filter -------------------------------------------------------------------------------

@@ -7,25 +7,17 @@
  * `WorldState.prove`).
  */
 import { bytesToBigInt, bytesToUnprefixedHex } from '@ethereumjs/util'
-import type { Chain } from '../chain/chain.js'
 import type { AccountProof } from '../chain/proofs.js'
-import type { BlockRef } from '../chain/types.js'
-import { defineMethod, type MethodSpec, type RpcContext } from './dispatcher.js'
+import { defineMethod, type MethodSpec } from './dispatcher.js'
 import { ClientLimitExceededError, InvalidParamsError } from './errors.js'
 import { toData, toPaddedData, toQuantity } from './hex.js'
-import { LATEST, address, blockParam, optional, storageKey, storageKeyList, storageRequests, type BlockParam } from './params.js'
-
-type ChainFor = (ctx: RpcContext) => Chain | Promise<Chain>
+import type { ChainFor } from './methods.js'
+import { LATEST, address, blockParam, optional, storageKey, storageKeyList, storageRequests } from './params.js'
 
 /** geth's cap on the slots of one `eth_getStorageValues` request. */
 export const MAX_STORAGE_VALUES = 1024
 
 const ZERO_HASH = new Uint8Array(32)
-
-function toRef(block: BlockParam): BlockRef {
-  if (block.kind === 'hash') return { kind: 'hash', hash: block.hash, requireCanonical: block.requireCanonical }
-  return block
-}
 
 /**
  * `eth_getProof(address, storageKeys, block = latest)`: the account's fields with the account-trie
@@ -41,7 +33,7 @@ export function getProofMethod(chainFor: ChainFor): MethodSpec {
     // As geth: the keys are read once every argument is decoded, and before any state is.
     const keys = texts.map(storageKey)
     const chain = await chainFor(ctx)
-    const proof = await chain.proof(owner, keys.map((k) => k.slot), toRef(block))
+    const proof = await chain.proof(owner, keys.map((k) => k.slot), block)
     return proofJson(proof, keys.map((k) => k.length))
   })
 }
@@ -84,7 +76,7 @@ export function getStorageValuesMethod(chainFor: ChainFor): MethodSpec {
       if (total > MAX_STORAGE_VALUES) throw new ClientLimitExceededError(`too many slots (max ${MAX_STORAGE_VALUES})`)
     }
     if (total === 0) throw new InvalidParamsError('empty request')
-    const state = await (await chainFor(ctx)).stateAt(toRef(block))
+    const state = await (await chainFor(ctx)).stateAt(block)
     const result: Record<string, string[]> = {}
     for (const request of requests) {
       const owner = bytesToUnprefixedHex(request.address)

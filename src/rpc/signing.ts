@@ -8,13 +8,13 @@
  * that a start never pays for it; `eth_signTransaction` lives with `eth_sendTransaction` in
  * `methods.ts`, whose transaction defaults it shares.
  */
+import { equalsBytes } from '@ethereumjs/util'
 import type { Chain } from '../chain/chain.js'
 import type { DevAccount } from '../chain/genesis.js'
-import { defineMethod, type MethodSpec, type RpcContext } from './dispatcher.js'
+import { defineMethod, type MethodSpec } from './dispatcher.js'
 import { InvalidParamsError, ServerError } from './errors.js'
+import type { ChainFor } from './methods.js'
 import { address, data, optional, typedData, type Param } from './params.js'
-
-type ChainFor = (ctx: RpcContext) => Chain | Promise<Chain>
 
 type Micro = typeof import('micro-eth-signer')
 let micro: Promise<Micro> | undefined
@@ -22,7 +22,7 @@ const loadMicro = (): Promise<Micro> => (micro ??= import('micro-eth-signer'))
 
 /** The dev account of `owner`; anything else (an impersonated account too: it has no key) is refused as geth refuses it. */
 function devAccount(chain: Chain, owner: Uint8Array): DevAccount {
-  const found = chain.accounts.find((a) => a.address.length === owner.length && a.address.every((b, i) => b === owner[i]))
+  const found = chain.accounts.find((a) => equalsBytes(a.address, owner))
   if (found === undefined) throw new ServerError('unknown account')
   return found
 }

@@ -8,20 +8,14 @@
  * for a given contract (its solc storage layout) to `src/inspect/`.
  */
 import { bytesToUnprefixedHex } from '@ethereumjs/util'
-import type { Chain, StorageChange, StorageSlot } from '../chain/chain.js'
+import type { StorageChange, StorageSlot } from '../chain/chain.js'
 import type { SlotDerivation, SlotStep } from '../chain/preimages.js'
-import type { BlockRecord, BlockRef } from '../chain/types.js'
-import { defineMethod, type MethodSpec, type RpcContext } from './dispatcher.js'
+import type { BlockRecord } from '../chain/types.js'
+import { defineMethod, type MethodSpec } from './dispatcher.js'
 import { InvalidParamsError, ServerError } from './errors.js'
 import { toData, toPaddedData, toQuantity } from './hex.js'
-import { LATEST, address, blockParam, optional, type BlockParam } from './params.js'
-
-type ChainFor = (ctx: RpcContext) => Chain | Promise<Chain>
-
-function toRef(block: BlockParam): BlockRef {
-  if (block.kind === 'hash') return { kind: 'hash', hash: block.hash, requireCanonical: block.requireCanonical }
-  return block
-}
+import type { ChainFor } from './methods.js'
+import { LATEST, address, blockParam, optional } from './params.js'
 
 /**
  * `ringchain_storageLayout(address, block = latest)`: every non-zero slot of the account at the block.
@@ -33,7 +27,7 @@ export function storageLayoutMethod(chainFor: ChainFor): MethodSpec {
   return defineMethod([address, optional(blockParam, LATEST)], async ([owner, block], ctx) => {
     const chain = await chainFor(ctx)
     if (block.kind === 'tag' && block.tag === 'pending') throw new InvalidParamsError('invalid argument 1: the pending block has no storage history; use latest')
-    const record = chain.resolveBlock(toRef(block))
+    const record = chain.resolveBlock(block)
     return {
       address: toData(owner),
       ...blockFields(record),
@@ -69,7 +63,7 @@ export function storageDiffMethod(chainFor: ChainFor): MethodSpec {
       return { ...blockFields(record), changes: keep(chain.blockStorageChanges(record)) }
     }
     if (target.kind === 'tag' && target.tag === 'pending') throw new InvalidParamsError('invalid argument 0: the pending block has changed nothing yet')
-    const record = chain.resolveBlock(toRef(target))
+    const record = chain.resolveBlock(target)
     return { ...blockFields(record), changes: keep(chain.blockStorageChanges(record)) }
   })
 }

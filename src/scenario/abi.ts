@@ -43,14 +43,7 @@ export interface Artifact {
  * `{ object }` (Foundry's and solc's `evm.bytecode`).
  */
 export async function loadArtifact(path: string, baseDir: string): Promise<Artifact> {
-  const file = isAbsolute(path) ? path : resolve(baseDir, path)
-  let json: unknown
-  try {
-    json = JSON.parse(await readFile(file, 'utf8'))
-  } catch (e) {
-    throw new ScenarioValueError(`artifact ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`)
-  }
-  const record = json as { abi?: unknown; bytecode?: unknown; evm?: { bytecode?: { object?: unknown } } }
+  const record = (await readJson(`artifact ${path}`, path, baseDir)) as { abi?: unknown; bytecode?: unknown; evm?: { bytecode?: { object?: unknown } } }
   const raw = typeof record.bytecode === 'object' && record.bytecode !== null ? (record.bytecode as { object?: unknown }).object : (record.bytecode ?? record.evm?.bytecode?.object)
   if (!Array.isArray(record.abi)) throw new ScenarioValueError(`artifact ${path}: no "abi" list`)
   if (typeof raw !== 'string' || raw.replace(/^0x/, '').length === 0) throw new ScenarioValueError(`artifact ${path}: no "bytecode"`)
@@ -62,19 +55,22 @@ export async function loadArtifact(path: string, baseDir: string): Promise<Artif
 /** Reads an ABI given inline (a list), as a path to an artifact or ABI file, or as signatures. */
 export async function loadAbi(value: unknown, baseDir: string): Promise<readonly AbiItem[]> {
   if (typeof value === 'string') {
-    const file = isAbsolute(value) ? value : resolve(baseDir, value)
-    let json: unknown
-    try {
-      json = JSON.parse(await readFile(file, 'utf8'))
-    } catch (e) {
-      throw new ScenarioValueError(`abi ${value}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`)
-    }
+    const json = await readJson(`abi ${value}`, value, baseDir)
     const abi = Array.isArray(json) ? json : (json as { abi?: unknown }).abi
     if (!Array.isArray(abi)) throw new ScenarioValueError(`abi ${value}: neither an ABI list nor an artifact with "abi"`)
     return abi as AbiItem[]
   }
   if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? parseSignature(item, 'function') : (item as AbiItem)))
   throw new ScenarioValueError(`abi: expected a list or a file path, got ${show(value)}`)
+}
+
+/** A JSON file, its path relative to `baseDir`; `what` starts the error message. */
+async function readJson(what: string, path: string, baseDir: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(isAbsolute(path) ? path : resolve(baseDir, path), 'utf8'))
+  } catch (e) {
+    throw new ScenarioValueError(`${what}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`)
+  }
 }
 
 /**

@@ -68,11 +68,11 @@ export function httpClient(url: string): Client {
 }
 
 /** Calls `method`, and on `-32601` (not served) the next alias: `anvil_mine`, then `hardhat_mine`. */
-export async function requestFirstServed(client: Client, methods: readonly string[], params: readonly unknown[]): Promise<{ method: string; result: unknown }> {
+export async function requestFirstServed(client: Client, methods: readonly string[], params: readonly unknown[]): Promise<unknown> {
   let last: unknown
   for (const method of methods) {
     try {
-      return { method, result: await client.request(method, params) }
+      return await client.request(method, params)
     } catch (e) {
       if (e instanceof RpcCallError && e.code === -32601) {
         last = e

@@ -226,7 +226,7 @@ function validate(value: unknown, locate: Locate, keyAt?: (path: readonly (strin
       const base = ['steps', i]
       const kind = stepKind(step)
       if (typeof step !== 'object' || step === null || Array.isArray(step)) {
-        problems.push(problem(`a step is an object with one of: ${[...STEP_KINDS, 'expect'].join(', ')}`, base, step, locate))
+        problems.push(problemAt(`a step is an object with one of: ${[...STEP_KINDS, 'expect'].join(', ')}`, base, locate))
         return
       }
       if (kind === undefined) {
@@ -246,7 +246,7 @@ function validate(value: unknown, locate: Locate, keyAt?: (path: readonly (strin
       }
       const others = STEP_KINDS.filter((k) => k !== kind && k in step)
       if (others.length > 0) {
-        problems.push(problem(`a step does one thing: this one has both "${kind}" and "${others[0]}" (split it in two steps)`, [...base, others[0]!], step, locate))
+        problems.push(problemAt(`a step does one thing: this one has both "${kind}" and "${others[0]}" (split it in two steps)`, [...base, others[0]!], locate))
         return
       }
       const check = def(`step_${kind}`)
@@ -267,7 +267,7 @@ function validate(value: unknown, locate: Locate, keyAt?: (path: readonly (strin
 
 function expectProblems(subject: unknown, base: (string | number)[], locate: Locate, keyAt: Parameters<typeof validate>[2]): ScenarioProblem[] {
   if (typeof subject !== 'object' || subject === null || Array.isArray(subject)) {
-    return [problem(`an expect step checks one of: ${EXPECT_SUBJECTS.join(', ')}`, base, subject, locate)]
+    return [problemAt(`an expect step checks one of: ${EXPECT_SUBJECTS.join(', ')}`, base, locate)]
   }
   const kinds = EXPECT_SUBJECTS.filter((k) => k in subject)
   if (kinds.length === 0) {
@@ -282,7 +282,7 @@ function expectProblems(subject: unknown, base: (string | number)[], locate: Loc
       ),
     ]
   }
-  if (kinds.length > 1) return [problem(`an expect step checks one thing: this one has both "${kinds[0]}" and "${kinds[1]}"`, [...base, kinds[1]!], subject, locate)]
+  if (kinds.length > 1) return [problemAt(`an expect step checks one thing: this one has both "${kinds[0]}" and "${kinds[1]}"`, [...base, kinds[1]!], locate)]
   const check = compiled().def(`expect_${kinds[0]}`)
   if (check(subject)) return []
   return translate(check.errors ?? [], base, subject, locate, keyAt)
@@ -360,10 +360,6 @@ function describe(schema: { title?: string; description?: string }, e: ErrorObje
   if (e.keyword === 'type') return `a value of type ${(e.params as { type: string }).type.replace(',', ' or ')}`
   if (e.keyword === 'enum') return `one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => show(v)).join(', ')}`
   return e.message ?? 'something else'
-}
-
-function problem(message: string, path: readonly (string | number)[], _value: unknown, locate: Locate): ScenarioProblem {
-  return problemAt(message, path, locate)
 }
 
 function problemAt(message: string, path: readonly (string | number)[], locate: Locate, position?: Position): ScenarioProblem {

@@ -50,10 +50,6 @@ export class Checker {
   readonly mismatches: Mismatch[] = []
   constructor(readonly scope: Scope) {}
 
-  get ok(): boolean {
-    return this.mismatches.length === 0
-  }
-
   fail(field: string, expected: unknown, actual: unknown, path: readonly (string | number)[], note?: string): void {
     this.mismatches.push({ field, expected, actual, path, ...(note === undefined ? {} : { note }) })
   }

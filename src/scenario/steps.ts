@@ -24,7 +24,7 @@ import {
   type AbiItem,
 } from './abi.js'
 import { RpcCallError, requestFirstServed, type Client } from './client.js'
-import type { StepDocument, StepKind } from './load.js'
+import { EXPECT_SUBJECTS, type StepDocument, type StepKind } from './load.js'
 import { Checker, isOperator, numeric, type Kind } from './match.js'
 import { Scope, TxCapture, type AccountEntry } from './scope.js'
 import { ChainFacts, GasEstimationError, addressOfKey, sendTransaction, toBlob, txTypeName, type AuthorizationRequest, type TxRequest } from './transactions.js'
@@ -323,7 +323,11 @@ function checkReceipt(ctx: StepContext, checker: Checker, receipt: Spec, expect:
 }
 
 async function transactionStatus(client: Client, hash: string): Promise<'pending' | 'included' | 'unknown'> {
-  const tx = (await client.request('eth_getTransactionByHash', [hash])) as { blockNumber?: string | null } | null
+  return statusOf((await client.request('eth_getTransactionByHash', [hash])) as { blockNumber?: unknown } | null)
+}
+
+/** Where an `eth_getTransactionByHash` answer says the transaction is. */
+function statusOf(tx: { readonly blockNumber?: unknown } | null): 'pending' | 'included' | 'unknown' {
   return tx === null ? 'unknown' : tx.blockNumber === null || tx.blockNumber === undefined ? 'pending' : 'included'
 }
 
@@ -642,8 +646,7 @@ async function check(ctx: StepContext, spec: Spec, path: Path, checker: Checker)
     const got = await read('eth_getTransactionByHash', [hash])
     if (got === undefined) return
     const tx = got.value as Spec | null
-    const status = tx === null ? 'unknown' : tx.blockNumber === null || tx.blockNumber === undefined ? 'pending' : 'included'
-    if (spec.is !== undefined) checker.check('is', spec.is, status, 'string', [...path, 'is'])
+    if (spec.is !== undefined) checker.check('is', spec.is, statusOf(tx), 'string', [...path, 'is'])
     for (const [key, wanted] of Object.entries(spec)) {
       if (!(key in TX_KINDS)) continue
       if (tx === null) {
@@ -773,7 +776,7 @@ export function describeStep(kind: StepKind, step: StepDocument): string {
       return `rpc ${String(s.method)}`
     case 'expect': {
       const e = step.expect as Spec
-      const subject = ['receipt', 'transaction', 'storage', 'balance', 'nonce', 'code', 'block', 'pool'].find((k) => k in e) ?? 'expect'
+      const subject = EXPECT_SUBJECTS.find((k) => k in e) ?? 'expect'
       const target = subject === 'pool' ? '' : ` ${v(e[subject])}`
       const where = e.mapping !== undefined ? `[${v((e.mapping as Spec).keys ?? (e.mapping as Spec).key)}]` : e.slot !== undefined ? `[slot ${v(e.slot)}]` : ''
       return `expect ${subject}${target}${where}${e.block !== undefined && subject !== 'block' ? ` at ${v(e.block)}` : ''}`

@@ -323,18 +323,15 @@ class Connection {
     if (out === '' || this.#socket.destroyed) return
     this.#served++
     this.#lastActive = Date.now()
-    if (this.#queue.length > 0) {
-      this.#socket.write(out)
-    } else if (this.#handingOff) {
-      this.#socket.write(out)
+    this.#socket.write(out)
+    if (this.#queue.length > 0) return
+    if (this.#handingOff) {
       this.#finishHandOff()
     } else if (this.#ended || this.#closing || this.#lane.draining) {
       // Closed, not half-closed, once written: the server does not wait for the client's side.
-      this.#socket.write(out)
       this.#socket.destroySoon()
-    } else {
-      this.#socket.write(out)
-      if (this.#paused && !this.#socket.writableNeedDrain) this.#resume()
+    } else if (this.#paused && !this.#socket.writableNeedDrain) {
+      this.#resume()
     }
   }
 

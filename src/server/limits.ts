@@ -72,11 +72,6 @@ export class ConnectionLimit {
     this.#logger = logger
   }
 
-  /** Connections open right now, refused ones that are still closing included. */
-  get open(): number {
-    return this.#open
-  }
-
   /** The server's 'connection' listener. */
   readonly onConnection = (socket: Socket): void => {
     this.#open++

@@ -201,11 +201,6 @@ export class WebSocketEndpoint {
     })
   }
 
-  /** How many WebSocket clients are connected. */
-  get size(): number {
-    return this.#clients.size
-  }
-
   /** The server's 'upgrade' listener. */
   readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     // Node drops its own error listener on upgrade: without ours a reset would crash the process.

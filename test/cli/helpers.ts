@@ -6,6 +6,7 @@ import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { onTestFinished } from 'vitest'
+import { within } from '../e2e/helpers.js'
 
 export const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname
 
@@ -115,18 +116,5 @@ export async function until(predicate: () => boolean, ms: number, what: string):
   while (!predicate()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 20))
-  }
-}
-
-/** Rejects with a message naming `what` if `promise` has not settled within `ms`. */
-export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)
-  })
-  try {
-    return await Promise.race([promise, timeout])
-  } finally {
-    clearTimeout(timer)
   }
 }

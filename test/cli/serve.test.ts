@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import WebSocket from 'ws'
-import { CLI, alive, freePort, rpc, runCli, serveJson, until, within } from './helpers.js'
+import { within } from '../e2e/helpers.js'
+import { CLI, alive, freePort, rpc, runCli, serveJson, until } from './helpers.js'
 
 describe('ready line', () => {
   test('default: --json prints exactly one JSON line once the URL answers', async () => {

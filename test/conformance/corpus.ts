@@ -1,11 +1,14 @@
 /**
  * The external conformance corpus (`../shared/conformance`, next to the repo): where its files are,
- * its fixture (`.io`) format, and running its fixture runner against a ringchain. Nothing is copied
- * into the project; the corpus is read where it lies.
+ * its fixture (`.io`) format, a ringchain on the chain its fixtures were recorded on, and running its
+ * fixture runner against a ringchain. Nothing is copied into the project; the corpus is read where
+ * it lies.
  */
 import { spawn } from 'node:child_process'
 import { readFileSync, readdirSync, realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { onTestFinished } from 'vitest'
+import { startRingchain, type RunningRingchain } from '../../src/index.js'
 
 /**
  * `../shared/conformance`, resolved from the repo root, links followed: the runners only run when
@@ -51,6 +54,22 @@ export function fixtures(): Fixture[] {
     }
     return { name: file.replace(/\.io$/, ''), exchanges }
   })
+}
+
+/** The request and answer of fixture `family/name` (its first exchange), parsed. */
+export function fixtureExchange<Response = unknown>(family: string, name: string): { request: { params: unknown[] }; response: Response } {
+  const lines = readFileSync(`${TESTS}${family}/${name}.io`, 'utf8').split('\n')
+  return {
+    request: JSON.parse(lines.find((line) => line.startsWith('>> '))!.slice(3)) as { params: unknown[] },
+    response: JSON.parse(lines.find((line) => line.startsWith('<< '))!.slice(3)) as Response,
+  }
+}
+
+/** A ringchain on port 0 that imported the chain the fixtures were recorded on; closed when the test ends. */
+export async function startImported(): Promise<RunningRingchain> {
+  const rc = await startRingchain({ port: 0, import: IMPORT })
+  onTestFinished(() => rc.close())
+  return rc
 }
 
 /** What one run of `run-fixtures.mjs` printed, with its counts per family. */

@@ -8,14 +8,7 @@
 import { readFileSync } from 'node:fs'
 import { expect, onTestFinished, test } from 'vitest'
 import { WebSocket } from 'ws'
-import { startRingchain, type RunningRingchain } from '../../src/index.js'
-import { CORE_FAMILIES, IMPORT, TESTS, fixtures, runFixtures } from './corpus.js'
-
-async function startImported(): Promise<RunningRingchain> {
-  const rc = await startRingchain({ port: 0, import: IMPORT })
-  onTestFinished(() => rc.close())
-  return rc
-}
+import { CORE_FAMILIES, TESTS, fixtures, runFixtures, startImported } from './corpus.js'
 
 test('default: the imported head is the chain geth recorded (block 54, head = safe = finalized)', async () => {
   const rc = await startImported()

@@ -1,6 +1,6 @@
 /** Test helpers: signing transactions from dev accounts and a tiny storage-writing contract. */
 import { createFeeMarket1559Tx, createLegacyTx, type TypedTransaction } from '@ethereumjs/tx'
-import { bigIntToBytes, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { bigIntToBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { Chain } from '../../src/chain/chain.js'
 
 /**
@@ -8,12 +8,15 @@ import type { Chain } from '../../src/chain/chain.js'
  * Hand-assembled so the tests need no compiler.
  */
 export const STORE_RUNTIME = '0x6020356000355560203560005260003560206000a100'
+/** Init code that deploys `runtime` (under 256 bytes) as it is. */
+export function initcode(runtime: string): `0x${string}` {
+  const body = runtime.replace(/^0x/, '')
+  const length = (body.length / 2).toString(16).padStart(2, '0')
+  return `0x60${length}600c60003960${length}6000f3${body}`
+}
+
 /** Init code returning STORE_RUNTIME. */
-export const STORE_INITCODE = (() => {
-  const runtime = STORE_RUNTIME.slice(2)
-  const length = (runtime.length / 2).toString(16).padStart(2, '0')
-  return `0x60${length}600c60003960${length}6000f3${runtime}` as const
-})()
+export const STORE_INITCODE = initcode(STORE_RUNTIME)
 
 export function word(value: bigint): Uint8Array {
   return setLengthLeft(bigIntToBytes(value), 32)
@@ -68,7 +71,7 @@ export function signedLegacy(chain: Chain, from: number, fields: TxFields & { ga
   ).sign(chain.accounts[from]!.privateKey)
 }
 
-/** Sends a transaction and returns its hash as hex. */
+/** Sends a transaction and returns its hash. */
 export async function send(chain: Chain, tx: TypedTransaction): Promise<Uint8Array> {
   return chain.sendRawTransaction(tx.serialize())
 }
@@ -82,5 +85,3 @@ export async function deployStore(chain: Chain, from = 0, nonce = 0n): Promise<U
   if (address === undefined) throw new Error('no contract address')
   return address
 }
-
-export const hex = bytesToHex

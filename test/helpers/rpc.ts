@@ -268,6 +268,20 @@ export async function sendRaw(rc: RunningRingchain, tx: TypedTransaction): Promi
   return result<Hex>(rc.httpUrl, 'eth_sendRawTransaction', [bytesToHex(raw)])
 }
 
+/**
+ * A sender of signed transactions: each from dev account `from` with that account's next nonce
+ * (counted from 0), `fields` over `defaults`; gives the hash, the signed tx and the nonce it took.
+ */
+export function txSender(rc: RunningRingchain, defaults: Omit<TxFields, 'nonce'> = {}) {
+  const nonces = new Map<number, bigint>()
+  return async (kind: TxKind, from: number, fields: Omit<TxFields, 'nonce'> = {}) => {
+    const nonce = nonces.get(from) ?? 0n
+    nonces.set(from, nonce + 1n)
+    const tx = signedTx(rc.chain, kind, from, { ...defaults, ...fields, nonce })
+    return { hash: await sendRaw(rc, tx), tx, nonce }
+  }
+}
+
 // --- words --------------------------------------------------------------------------------------
 
 /** A quantity as the wire writes it. */

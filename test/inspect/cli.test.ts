@@ -2,13 +2,13 @@
 // the ERC-20 fixture deployed: the subcommands run in-process (stdout, stderr and exit captured),
 // and once through the real command in a child process.
 import { execFile } from 'node:child_process'
-import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test, vi } from 'vitest'
 import { slot } from '../../src/cli/slot.js'
 import { storage } from '../../src/cli/storage.js'
+import { freePort } from '../cli/helpers.js'
 import { start } from '../helpers/rpc.js'
-import { ALICE, BOB, Token, clients, deploy, write } from './helpers.js'
+import { ALICE, BOB, Token, clients, deployToken, write } from './helpers.js'
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))
 const TOKEN = fileURLToPath(new URL('../../scenarios/contracts/Token.json', import.meta.url))
@@ -51,21 +51,10 @@ test('behavior: the real command, in a child process', async () => {
   expect(out).toEqual({ code: 0, stdout: '0x14e04a66bf74771820a7400ff6cf065175b3d7eb25805a5bd1633b161af5d101\n' })
 })
 
-/** A port nothing listens on (it was free a moment ago). */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
-
 async function setup(options: Parameters<typeof start>[0] = {}) {
   const rc = await start(options)
   const c = clients(rc, rc.accounts[0]!.privateKey)
-  const address = await deploy(c, Token, ['Ringchain Token', 'RING', 1_000_000n * 10n ** 18n])
-  const transfer = await write(c, address, Token, 'transfer', [ALICE, 5n * 10n ** 18n])
+  const { address, transfer } = await deployToken(c)
   return { rc, address, transfer, rpc: ['--rpc', rc.httpUrl] }
 }
 

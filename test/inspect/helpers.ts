@@ -81,10 +81,15 @@ export async function layoutsChain(options: RingchainOptions = {}): Promise<{ rc
   return { rc, address }
 }
 
+/** Deploys Token (1,000,000 RING to the deployer) and sends 5 RING to ALICE; gives its address and the transfer's hash. */
+export async function deployToken(c: Clients): Promise<{ address: Hex; transfer: Hex }> {
+  const address = await deploy(c, Token, ['Ringchain Token', 'RING', 1_000_000n * 10n ** 18n])
+  const transfer = await write(c, address, Token, 'transfer', [ALICE, 5n * 10n ** 18n])
+  return { address, transfer }
+}
+
 /** A ringchain with Token deployed (1,000,000 RING to the deployer) and 5 RING sent to ALICE. */
 export async function tokenChain(options: RingchainOptions = {}): Promise<{ rc: Ringchain & Clients; address: Hex; transfer: Hex }> {
   const rc = await ringchain(options)
-  const address = await deploy(rc, Token, ['Ringchain Token', 'RING', 1_000_000n * 10n ** 18n])
-  const transfer = await write(rc, address, Token, 'transfer', [ALICE, 5n * 10n ** 18n])
-  return { rc, address, transfer }
+  return { rc, ...(await deployToken(rc)) }
 }

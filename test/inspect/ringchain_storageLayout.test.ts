@@ -2,15 +2,14 @@
 // non-zero slots at a block, each with the path the recorded keccak preimages give it.
 import { expect, test } from 'vitest'
 import { result, rpcError, start, toHex } from '../helpers/rpc.js'
-import { ALICE, Token, clients, deploy, write } from './helpers.js'
+import { ALICE, clients, deployToken } from './helpers.js'
 
 const METHOD = 'ringchain_storageLayout'
 
 async function setup(options: Parameters<typeof start>[0] = {}) {
   const rc = await start(options)
   const c = clients(rc, rc.accounts[0]!.privateKey)
-  const address = await deploy(c, Token, ['Ringchain Token', 'RING', 1_000_000n * 10n ** 18n])
-  await write(c, address, Token, 'transfer', [ALICE, 5n * 10n ** 18n])
+  const { address } = await deployToken(c)
   return { rc, c, address, url: rc.httpUrl }
 }
 

@@ -1,10 +1,8 @@
 // eth_baseFee end to end: raw JSON-RPC over HTTP to a real ringchain on port 0. The answer is the
 // base fee per gas of the next block: the block mined next must carry exactly it.
 
-import { readFileSync } from 'node:fs'
-import { expect, onTestFinished, test } from 'vitest'
-import { startRingchain } from '../../src/index.js'
-import { IMPORT, TESTS } from '../conformance/corpus.js'
+import { expect, test } from 'vitest'
+import { fixtureExchange, startImported } from '../conformance/corpus.js'
 import { type Hex, result, rpcError, sendRaw, signedTx, start } from '../helpers/rpc.js'
 import { expectSchemaValid } from '../helpers/schema.js'
 
@@ -23,10 +21,8 @@ test('default', async () => {
 })
 
 test('default: the fixture chain, as geth answered it', async () => {
-  const rc = await startRingchain({ port: 0, import: IMPORT })
-  onTestFinished(() => rc.close())
-  const lines = readFileSync(`${TESTS}${METHOD}/get-current-basefee.io`, 'utf8').split('\n')
-  const expected = JSON.parse(lines.find((line) => line.startsWith('<< '))!.slice(3)) as { result: Hex }
+  const rc = await startImported()
+  const expected = fixtureExchange<{ result: Hex }>(METHOD, 'get-current-basefee').response
   expect(await result(rc.httpUrl, METHOD, [])).toBe(expected.result)
 })
 

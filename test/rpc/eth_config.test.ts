@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { crc32 } from 'node:zlib'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { startRingchain } from '../../src/index.js'
-import { IMPORT, TESTS } from '../conformance/corpus.js'
+import { IMPORT, fixtureExchange, startImported } from '../conformance/corpus.js'
 import { type Hex, result, rpcError, start } from '../helpers/rpc.js'
 import { expectSchemaValid } from '../helpers/schema.js'
 
@@ -54,10 +54,8 @@ test('default', async () => {
 })
 
 test('default: the fixture chain, as geth answered it', async () => {
-  const rc = await startRingchain({ port: 0, import: IMPORT })
-  onTestFinished(() => rc.close())
-  const lines = readFileSync(`${TESTS}${METHOD}/get-config.io`, 'utf8').split('\n')
-  const expected = JSON.parse(lines.find((line) => line.startsWith('<< '))!.slice(3)) as { result: unknown }
+  const rc = await startImported()
+  const expected = fixtureExchange<{ result: unknown }>(METHOD, 'get-config').response
   expect(await result(rc.httpUrl, METHOD, [])).toEqual(expected.result)
 })
 

@@ -4,11 +4,9 @@
 // be what a real transaction carrying the list uses: the tests send one and compare receipts.
 
 import { bytesToHex } from '@ethereumjs/util'
-import { readFileSync } from 'node:fs'
-import { describe, expect, onTestFinished, test } from 'vitest'
-import { startRingchain } from '../../src/index.js'
-import { IMPORT, TESTS } from '../conformance/corpus.js'
-import { STORE_INITCODE, storeCalldata } from '../helpers/chain.js'
+import { describe, expect, test } from 'vitest'
+import { fixtureExchange, startImported } from '../conformance/corpus.js'
+import { STORE_INITCODE, initcode, storeCalldata } from '../helpers/chain.js'
 import { type Hex, result, rpcError, sendRaw, signedTx, start, word } from '../helpers/rpc.js'
 import { expectSchemaValid } from '../helpers/schema.js'
 
@@ -18,13 +16,6 @@ interface AccessListJson {
   accessList: { address: Hex; storageKeys: Hex[] }[]
   error?: string
   gasUsed: Hex
-}
-
-/** Init code that deploys `runtime` as it is. */
-function initcode(runtime: string): Hex {
-  const body = runtime.replace(/^0x/, '')
-  const length = (body.length / 2).toString(16).padStart(2, '0')
-  return `0x60${length}600c60003960${length}6000f3${body}`
 }
 
 /** Runtime: CALL(gas, target, 0, calldata) with its own calldata, then STOP. */
@@ -67,12 +58,9 @@ test('default', async () => {
 })
 
 test('default: the fixture chain, as geth answered it (speconly fixtures included)', async () => {
-  const rc = await startRingchain({ port: 0, import: IMPORT })
-  onTestFinished(() => rc.close())
+  const rc = await startImported()
   for (const name of ['create-al-value-transfer', 'create-al-contract', 'create-al-contract-eip1559', 'create-al-abi-revert']) {
-    const lines = readFileSync(`${TESTS}${METHOD}/${name}.io`, 'utf8').split('\n')
-    const request = JSON.parse(lines.find((line) => line.startsWith('>> '))!.slice(3)) as { params: unknown[] }
-    const expected = JSON.parse(lines.find((line) => line.startsWith('<< '))!.slice(3)) as { result: unknown }
+    const { request, response: expected } = fixtureExchange<{ result: unknown }>(METHOD, name)
     expect(await result(rc.httpUrl, METHOD, request.params), name).toEqual(expected.result)
   }
 })

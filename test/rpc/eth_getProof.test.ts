@@ -8,9 +8,9 @@ import { verifyMerkleProof } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_NULL, KECCAK256_RLP, bytesToBigInt, bytesToHex, createAccountFromRLP, hexToBytes } from '@ethereumjs/util'
 import { readFileSync } from 'node:fs'
-import { describe, expect, onTestFinished, test } from 'vitest'
-import { startRingchain, type StartOptions } from '../../src/index.js'
-import { IMPORT, TESTS } from '../conformance/corpus.js'
+import { describe, expect, test } from 'vitest'
+import type { StartOptions } from '../../src/index.js'
+import { IMPORT, fixtureExchange, startImported } from '../conformance/corpus.js'
 import { STORE_INITCODE, storeCalldata } from '../helpers/chain.js'
 import { type Hex, result, rpcError, sendRaw, signedTx, start, toHex, word } from '../helpers/rpc.js'
 import { expectSchemaValid } from '../helpers/schema.js'
@@ -87,11 +87,8 @@ test('default', async () => {
 })
 
 test('default: the fixture chain, as geth answered it', async () => {
-  const rc = await startRingchain({ port: 0, import: IMPORT })
-  onTestFinished(() => rc.close())
-  const text = readFileSync(`${TESTS}${METHOD}/get-account-proof-with-storage.io`, 'utf8')
-  const request = JSON.parse(text.split('\n').find((line) => line.startsWith('>> '))!.slice(3)) as { params: unknown[] }
-  const expected = JSON.parse(text.split('\n').find((line) => line.startsWith('<< '))!.slice(3)) as { result: ProofJson }
+  const rc = await startImported()
+  const { request, response: expected } = fixtureExchange<{ result: ProofJson }>(METHOD, 'get-account-proof-with-storage')
   expect(await result(rc.httpUrl, METHOD, request.params)).toEqual(expected.result)
 })
 
@@ -178,8 +175,7 @@ describe('behavior', () => {
   })
 
   test('behavior: blocks across the imported fixture chain are proven against their own state roots', async () => {
-    const rc = await startRingchain({ port: 0, import: IMPORT })
-    onTestFinished(() => rc.close())
+    const rc = await startImported()
     const url = rc.httpUrl
     const genesis = JSON.parse(readFileSync(IMPORT.genesis, 'utf8')) as { alloc: Record<string, unknown> }
     const owners = new Set([...Object.keys(genesis.alloc).map((a) => (a.startsWith('0x') ? a : `0x${a}`).toLowerCase()), '0x7dcd17433742f4c0ca53122ab541d0ba67fc27df'])

@@ -3,9 +3,9 @@
 // value read here was put there by a mined transaction. Wording of errors: geth's, as the
 // execution-apis fixtures show it; window and block errors: decisions.md.
 
-import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import type { StartOptions } from '../../src/index.js'
+import { fixtureExchange } from '../conformance/corpus.js'
 import { STORE_INITCODE, storeCalldata } from '../helpers/chain.js'
 import {
   type Hex,
@@ -50,13 +50,7 @@ async function setup(options: Omit<StartOptions, 'port'> = {}) {
 }
 
 /** The request/response pairs of an execution-apis fixture file. */
-function fixture(name: string): { request: unknown; response: unknown } {
-  const text = readFileSync(new URL(`../../../shared/conformance/execution-apis/tests/${METHOD}/${name}.io`, import.meta.url), 'utf8')
-  const lines = text.split('\n').map((line) => line.trim())
-  const request = JSON.parse(lines.find((line) => line.startsWith('>>'))!.slice(2))
-  const response = JSON.parse(lines.find((line) => line.startsWith('<<'))!.slice(2))
-  return { request, response }
-}
+const fixture = (name: string) => fixtureExchange(METHOD, name)
 
 test('default', async () => {
   const { url, contract, write } = await setup()

@@ -3,24 +3,22 @@
 // ringchain on port 0. Field presence follows decisions.md ("Wire format"); every result is checked
 // against the execution-apis OpenRPC schema.
 
-import { readFileSync } from 'node:fs'
 import type { Blob4844Tx, TypedTransaction } from '@ethereumjs/tx'
 import { describe, expect, test } from 'vitest'
 import type { RunningRingchain, StartOptions } from '../../src/index.js'
+import { fixtureExchange } from '../conformance/corpus.js'
 import { STORE_INITCODE } from '../helpers/chain.js'
 import {
   FEE_CAP,
   type Hex,
   TIP,
-  type TxFields,
   type TxKind,
   post,
   result,
   rpcError,
-  sendRaw,
-  signedTx,
   start,
   toHex,
+  txSender,
   wsRoundTrip,
 } from '../helpers/rpc.js'
 import { expectSchemaValid, schemaErrors } from '../helpers/schema.js'
@@ -38,14 +36,8 @@ interface Block {
 
 async function setup(options: Omit<StartOptions, 'port'> = {}) {
   const rc = await start(options)
-  const nonces = new Map<number, bigint>()
   /** Signs a transaction of `kind` from dev account `from` (next nonce) and sends it; gives the hash and the signed tx. */
-  const sendTx = async (kind: TxKind, from: number, fields: Omit<TxFields, 'nonce'> = {}) => {
-    const nonce = nonces.get(from) ?? 0n
-    nonces.set(from, nonce + 1n)
-    const tx = signedTx(rc.chain, kind, from, { to: RECIPIENT, ...fields, nonce })
-    return { hash: await sendRaw(rc, tx), tx }
-  }
+  const sendTx = txSender(rc, { to: RECIPIENT })
   const get = (hash: string) => result<Record<string, unknown> | null>(rc.httpUrl, METHOD, [hash])
   const block = (number: Hex | 'latest') => result<Block>(rc.httpUrl, 'eth_getBlockByNumber', [number, false])
   return { rc, url: rc.httpUrl, sendTx, get, block }
@@ -66,14 +58,7 @@ function inBlock(block: Block, index: number) {
 }
 
 /** The request and response of an execution-apis fixture file. */
-function fixture(name: string): { request: unknown; response: unknown } {
-  const text = readFileSync(new URL(`../../../shared/conformance/execution-apis/tests/${METHOD}/${name}.io`, import.meta.url), 'utf8')
-  const lines = text.split('\n').map((line) => line.trim())
-  return {
-    request: JSON.parse(lines.find((line) => line.startsWith('>>'))!.slice(2)),
-    response: JSON.parse(lines.find((line) => line.startsWith('<<'))!.slice(2)),
-  }
-}
+const fixture = (name: string) => fixtureExchange(METHOD, name)
 
 test('default', async () => {
   const { url, sendTx } = await setup()

@@ -3,25 +3,22 @@
 // real ringchain on port 0. Presence rules: decisions.md ("Wire format"); every receipt is checked
 // against the execution-apis OpenRPC schema, whose receipt object forbids extra keys.
 
-import { readFileSync } from 'node:fs'
 import { generateAddress, hexToBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { describe, expect, test } from 'vitest'
 import type { RunningRingchain, StartOptions } from '../../src/index.js'
+import { fixtureExchange } from '../conformance/corpus.js'
 import { STORE_INITCODE, storeCalldata } from '../helpers/chain.js'
 import {
   FEE_CAP,
   type Hex,
   TIP,
-  type TxFields,
-  type TxKind,
   post,
   result,
   rpcError,
-  sendRaw,
-  signedTx,
   start,
   toHex,
+  txSender,
   word,
   wsRoundTrip,
 } from '../helpers/rpc.js'
@@ -45,13 +42,7 @@ interface Block {
 
 async function setup(options: Omit<StartOptions, 'port'> = {}) {
   const rc = await start(options)
-  const nonces = new Map<number, bigint>()
-  const sendTx = async (kind: TxKind, from: number, fields: Omit<TxFields, 'nonce'> = {}) => {
-    const nonce = nonces.get(from) ?? 0n
-    nonces.set(from, nonce + 1n)
-    const tx = signedTx(rc.chain, kind, from, { to: RECIPIENT, ...fields, nonce })
-    return { hash: await sendRaw(rc, tx), tx, nonce }
-  }
+  const sendTx = txSender(rc, { to: RECIPIENT })
   const get = (hash: string) => result<Receipt | null>(rc.httpUrl, METHOD, [hash])
   const block = (number: Hex | 'latest') => result<Block>(rc.httpUrl, 'eth_getBlockByNumber', [number, false])
   /** Deploys the storage contract (SSTORE + LOG1 from calldata) from account 9; gives its address. */
@@ -84,14 +75,7 @@ function bloomOf(...items: Hex[]): Hex {
 }
 
 /** The request and response of an execution-apis fixture file. */
-function fixture(name: string): { request: unknown; response: { result: Record<string, unknown> | null } } {
-  const text = readFileSync(new URL(`../../../shared/conformance/execution-apis/tests/${METHOD}/${name}.io`, import.meta.url), 'utf8')
-  const lines = text.split('\n').map((line) => line.trim())
-  return {
-    request: JSON.parse(lines.find((line) => line.startsWith('>>'))!.slice(2)),
-    response: JSON.parse(lines.find((line) => line.startsWith('<<'))!.slice(2)),
-  }
-}
+const fixture = (name: string) => fixtureExchange<{ result: Record<string, unknown> | null }>(METHOD, name)
 
 test('default', async () => {
   const { url, sendTx, deployStore } = await setup()
