@@ -537,7 +537,7 @@ export class Chain {
       const sm = new RingStateManager(this.#world.head, { keccak: this.#keccak, computeRoot: (c) => this.#world.computeRoot(c) })
       const vm = await createVM({ common: this.common, stateManager: sm, blockchain: this.#vm.blockchain })
       const txs = this.#pool.ordered(this.#nonceOf, this.nextBaseFee())
-      const { block, senders, results } = await this.#build(vm, sm, txs, this.#clock.state().next ?? this.#peekTimestamp())
+      const { block, senders, results } = await this.#build(vm, sm, txs, this.#clock.peek(this.head.block.header.timestamp))
       const { transactions, logs } = buildIncluded(block, senders, results)
       const record: BlockRecord = { block, hash: block.hash(), number: block.header.number, transactions, logs, size: block.serialize().length }
       const state: StateReader = {
@@ -549,14 +549,6 @@ export class Chain {
       this.#pendingCache = built
       return built
     }, false)
-  }
-
-  #peekTimestamp(): bigint {
-    const parent = this.head.block.header.timestamp
-    const interval = this.#clock.state().interval
-    if (interval !== undefined) return parent + (interval > 0n ? interval : 1n)
-    const now = BigInt(Math.floor(Date.now() / 1000))
-    return this.#clock.deterministic ? parent + 12n : now > parent ? now : parent + 1n
   }
 
   async #automine(): Promise<void> {

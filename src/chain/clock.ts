@@ -55,17 +55,22 @@ export class Clock {
    * `interval` (else the one set with `setInterval`) spaces it from `parent` by that many seconds.
    */
   next(parent: bigint, interval: bigint | undefined = this.#interval): bigint {
+    const ts = this.peek(parent, interval)
     if (this.#next !== undefined) {
-      const ts = this.#next
       this.#next = undefined
       if (this.#deterministic === undefined) this.#offset = ts - this.#now()
-      return ts
+    } else if (this.#deterministic !== undefined || interval !== undefined) {
+      this.#offset = 0n
     }
+    return ts
+  }
+
+  /** What `next` would give, consuming nothing: the pending block's timestamp. */
+  peek(parent: bigint, interval: bigint | undefined = this.#interval): bigint {
+    if (this.#next !== undefined) return this.#next
     if (this.#deterministic !== undefined || interval !== undefined) {
       const step = interval ?? this.#deterministic!.blockTime
-      const ts = parent + (step > 0n ? step : 1n) + this.#offset
-      this.#offset = 0n
-      return ts
+      return parent + (step > 0n ? step : 1n) + this.#offset
     }
     const ts = this.#now() + this.#offset
     return ts > parent ? ts : parent + 1n

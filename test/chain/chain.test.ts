@@ -314,6 +314,21 @@ describe('mining', () => {
     await expect(chain.setNextBlockTimestamp(t0)).rejects.toThrow(/is not after the head block's timestamp/)
   })
 
+  test('behavior: the pending block has the timestamp the next mined block gets (block time, increaseTime, setNextBlockTimestamp)', async () => {
+    const chain = await newChain({ deterministic: { blockTime: 5n }, mining: { mode: 'manual' } })
+    const pendingThenMined = async (): Promise<[bigint, bigint]> => {
+      const pending = (await chain.pendingBlock()).record.block.header.timestamp
+      await chain.mine(1n)
+      return [pending, chain.head.block.header.timestamp]
+    }
+    const t0 = chain.head.block.header.timestamp
+    expect(await pendingThenMined()).toEqual([t0 + 5n, t0 + 5n])
+    await chain.increaseTime(1000n)
+    expect(await pendingThenMined()).toEqual([t0 + 1010n, t0 + 1010n])
+    await chain.setNextBlockTimestamp(t0 + 5000n)
+    expect(await pendingThenMined()).toEqual([t0 + 5000n, t0 + 5000n])
+  })
+
   test('behavior: interval mining makes blocks, empty ones too, and stops on close', async () => {
     const chain = await newChain({ mining: { mode: 'interval', blockTimeMs: 20 } })
     await new Promise((r) => setTimeout(r, 150))
