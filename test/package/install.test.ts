@@ -17,7 +17,7 @@ import { installOrSkip, npmInstall, packedTarball, tempDir } from '../helpers/pa
 
 const INSTALL_TIMEOUT = 240_000
 const apps: string[] = []
-afterAll(() => apps.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
+afterAll(() => apps.forEach((dir) => rmSync(dir, { recursive: true, force: true })), 120_000)
 
 // Run by `node check.mjs` inside the app: what a user's ES module and CommonJS code do.
 const CHECK = `
