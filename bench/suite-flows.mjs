@@ -78,17 +78,35 @@ async function viemFlow({ viem }) {
   }
 }
 
+/**
+ * `tx.wait()`, bounded. ethers waits for a receipt it did not find at once by polling the receipt
+ * on each new block; a node that answers the send before it mines (anvil) can mine the block
+ * between ethers' first look and its first block-number poll, and with automine and nothing else
+ * sent no block follows: ethers then waits forever. After `STALL_MS` the receipt is asked for
+ * directly and the stall counted (`onStall`), so the test's time shows it and the run goes on.
+ */
+const STALL_MS = 1_000
+async function waited(tx, provider, onStall) {
+  try {
+    return await tx.wait(1, STALL_MS)
+  } catch (e) {
+    if (e?.code !== 'TIMEOUT') throw e
+    onStall()
+    return provider.getTransactionReceipt(tx.hash)
+  }
+}
+
 /** The same test written with ethers v6: ContractFactory, contract.fn(), tx.wait(). */
 async function ethersFlow({ ethers }) {
-  const { provider } = ethers
+  const { provider, onStall } = ethers
   const wallet = new Wallet(KEYS[0], provider)
   const id = await provider.send('evm_snapshot', [])
   try {
     const store = await new ContractFactory(Store.abi, Store.bytecode, wallet).deploy()
-    await store.waitForDeployment()
+    check((await waited(store.deploymentTransaction(), provider, onStall)).status === 1, 'Store deployed')
     for (const v of [1n, 2n, 3n]) {
       const tx = await store.store(v)
-      check((await tx.wait()).status === 1, `store(${v})`)
+      check((await waited(tx, provider, onStall)).status === 1, `store(${v})`)
     }
     check((await store.value()) === 3n, 'value() = 3')
     check((await store.balances(wallet.address)) === 3n, 'balances(me) = 3')

@@ -87,7 +87,9 @@ function viemTransport(raw) {
 }
 
 const raw = await rawProvider()
-const clients = { viem: viemClients(viemTransport(raw)), ethers: { provider: ethersProvider(raw) } }
+/** ethers' `tx.wait()` stalls (see suite-flows.mjs), counted as a pseudo-method with no time of its own. */
+const onStall = () => record('(ethers tx.wait stalled, receipt asked directly)', 0)
+const clients = { viem: viemClients(viemTransport(raw)), ethers: { provider: ethersProvider(raw), onStall } }
 
 // --- single methods -----------------------------------------------------------------------------
 

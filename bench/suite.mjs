@@ -20,7 +20,7 @@ const CONFIG = {
   full: { warmup: 3, rounds: 15, methodCalls: 100, methodRounds: 2, sendCalls: 40, windowWrites: 128 },
 }
 /** A worker that has not answered within this long is stopped and its target reported as failed. */
-const REPLY_TIMEOUT_MS = 120_000
+const REPLY_TIMEOUT_MS = 60_000
 
 /** The targets, in the order of the table's columns. */
 const TARGETS = [
@@ -189,7 +189,8 @@ export async function suiteSection({ quick, anvilBinary, anvilReason, log }) {
         try {
           use(name, await workers.get(name).ask(message))
         } catch (e) {
-          notMeasured({ name }, `failed: ${e.message.split('\n')[0].slice(0, 300)}`)
+          out.targets[name] = { reason: `${message.op} ${message.flow ?? message.row ?? ''} failed: ${e.message.split('\n')[0].slice(0, 300)}`, stopped: true }
+          log(`suite: ${name} stopped (${out.targets[name].reason})`)
           await stopProcess(workers.get(name).child)
           workers.delete(name)
         }
@@ -261,7 +262,7 @@ const IN_PROCESS_TARGETS = { 'eth_call': 0.3, 'eth_estimateGas call': 0.6, 'eth_
 function notMeasuredLines(suite) {
   return Object.entries(suite.targets)
     .filter(([, t]) => t.reason !== undefined)
-    .map(([name, t]) => `- ${name}: not measured (${t.reason})`)
+    .map(([name, t]) => (t.stopped ? `- ${name}: stopped part-way (${t.reason}); its figures are from before` : `- ${name}: not measured (${t.reason})`))
 }
 
 /** The suite's markdown: per test, per single method, and the methods each flow's client sent. */
@@ -307,7 +308,8 @@ export function suiteTables(suite) {
   const unsupported = Object.entries(suite.methods).flatMap(([row, by]) => Object.entries(by).filter(([, x]) => x.unsupported !== undefined).map(([name, x]) => `- ${row} on ${name}: ${x.unsupported}`))
   if (unsupported.length > 0) lines.push('', 'Unsupported:', ...unsupported)
 
-  const names = Object.keys(suite.targets).filter((name) => suite.targets[name].reason === undefined)
+  // Every target with figures, those that failed part-way too (their reason is listed below).
+  const names = Object.keys(suite.targets).filter((name) => Object.values(suite.flows).some((by) => by[name] !== undefined))
   for (const [flow, { label }] of Object.entries(FLOWS)) {
     const by = suite.flows[flow] ?? {}
     const methods = [...new Set(names.flatMap((name) => Object.keys(by[name]?.calls ?? {})))].sort()
