@@ -180,9 +180,12 @@ async function methodRow(row, count) {
 async function handle(message) {
   if (message.op === 'flow') {
     calls = new Map()
+    const cpu = process.cpuUsage()
     const started = performance.now()
     await FLOWS[message.flow].run(clients)
-    return { ms: performance.now() - started, calls: Object.fromEntries(calls) }
+    const ms = performance.now() - started
+    const used = process.cpuUsage(cpu)
+    return { ms, cpuMs: (used.user + used.system) / 1000, calls: Object.fromEntries(calls) }
   }
   if (message.op === 'setup-methods') return setupMethods(message.writes)
   if (message.op === 'method') return methodRow(message.row, message.count)

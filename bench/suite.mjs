@@ -132,6 +132,11 @@ async function startWorker(spec) {
 
 // --- the section -------------------------------------------------------------------------------------
 
+/** CPU seconds a process has used (Linux /proc: utime + stime, in ticks of 10 ms). */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
 const packageVersion = (name) => JSON.parse(readFileSync(join(here, '..', 'node_modules', name, 'package.json'), 'utf8')).version
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -148,6 +153,8 @@ export async function suiteSection({ quick, anvilBinary, anvilReason, log }) {
   const config = quick ? CONFIG.quick : CONFIG.full
   const out = { config, hardfork: HARDFORK, versions: { viem: packageVersion('viem'), ethers: packageVersion('ethers') }, targets: {}, flows: {}, methods: {} }
   const servers = []
+  /** Each HTTP or WebSocket target's server process, whose CPU is added to the client's. */
+  const serverPids = new Map()
   const workers = new Map()
   const scratch = mkdtempSync(join(tmpdir(), 'ringchain-bench-suite-'))
   const notMeasured = (target, reason) => {
@@ -172,6 +179,7 @@ export async function suiteSection({ quick, anvilBinary, anvilReason, log }) {
         if (target.server !== undefined) {
           const server = target.server === 'ringchain' ? await startRingchain() : await startAnvil(anvilBinary, mkdtempSync(join(scratch, 'anvil-')))
           servers.push(server)
+          serverPids.set(target.name, server.child.pid)
           spec.url = target.kind === 'http' ? server.httpUrl : server.wsUrl
         }
         log(`suite: starting ${target.name}…`)
@@ -187,7 +195,10 @@ export async function suiteSection({ quick, anvilBinary, anvilReason, log }) {
       for (let i = 0; i < names.length; i++) {
         const name = names[(i + turn) % names.length]
         try {
-          use(name, await workers.get(name).ask(message))
+          const pid = serverPids.get(name)
+          const cpu0 = pid === undefined ? 0 : cpuSeconds(pid)
+          const result = await workers.get(name).ask(message)
+          use(name, { ...result, serverCpuMs: pid === undefined ? 0 : 1000 * (cpuSeconds(pid) - cpu0) })
         } catch (e) {
           out.targets[name] = { reason: `${message.op} ${message.flow ?? message.row ?? ''} failed: ${e.message.split('\n')[0].slice(0, 300)}`, stopped: true }
           log(`suite: ${name} stopped (${out.targets[name].reason})`)
@@ -201,10 +212,11 @@ export async function suiteSection({ quick, anvilBinary, anvilReason, log }) {
     for (let round = 0; round < config.warmup + config.rounds; round++) {
       log(`suite: round ${round + 1} of ${config.warmup + config.rounds}${round < config.warmup ? ' (warm-up)' : ''}…`)
       for (const flow of Object.keys(FLOWS)) {
-        await inTurn(round, { op: 'flow', flow }, (name, { ms, calls }) => {
+        await inTurn(round, { op: 'flow', flow }, (name, { ms, cpuMs, serverCpuMs, calls }) => {
           if (round < config.warmup) return
-          const entry = (out.flows[flow][name] ??= { ms: [], calls: {} })
+          const entry = (out.flows[flow][name] ??= { ms: [], cpuMs: [], calls: {} })
           entry.ms.push(ms)
+          entry.cpuMs.push(cpuMs + serverCpuMs)
           for (const [method, c] of Object.entries(calls)) {
             const total = (entry.calls[method] ??= { count: 0, ms: 0 })
             total.count += c.count
@@ -217,6 +229,7 @@ export async function suiteSection({ quick, anvilBinary, anvilReason, log }) {
       for (const entry of Object.values(byTarget)) {
         entry.median = median(entry.ms)
         entry.min = Math.min(...entry.ms)
+        entry.cpuMean = mean(entry.cpuMs)
         for (const c of Object.values(entry.calls)) {
           c.perTest = c.count / entry.ms.length
           c.mean = c.ms / c.count
@@ -284,6 +297,15 @@ export function suiteTables(suite) {
     lines.push(`| ${label} | ${cells.join(' | ')} |`)
   }
   lines.push('', 'Ratio: ringchain / peer; target ≤ 1 (in process against Hardhat in process, HTTP and WebSocket against anvil).', '')
+  lines.push('**CPU per test** (ms, mean: the client process, which in process holds the chain too, plus the server process; less sensitive to a busy machine than elapsed time)', '')
+  lines.push('| test | ' + PAIRS.map(([rc, peer]) => `${rc} | ${peer} | ratio`).join(' | ') + ' |')
+  lines.push('|---|' + PAIRS.map(() => '---:|---:|---:').join('|') + '|')
+  for (const [flow, { label }] of Object.entries(FLOWS)) {
+    const by = suite.flows[flow] ?? {}
+    const cells = PAIRS.map(([rc, peer]) => `${fmt(by[rc]?.cpuMean)} | ${fmt(by[peer]?.cpuMean)} | ${ratio(by[rc]?.cpuMean, by[peer]?.cpuMean)}`)
+    lines.push(`| ${label.split(':')[0]} | ${cells.join(' | ')} |`)
+  }
+  lines.push('')
 
   lines.push('**Single methods** (ms per call, mean of the best round; raw EIP-1193 requests, no client library; in process against Hardhat, HTTP against anvil)', '')
   const methodPairs = METHOD_PAIRS
