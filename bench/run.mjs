@@ -7,7 +7,7 @@
 //
 //   npm run bench                          (builds first; about 3 minutes, under 5)
 //   node bench/run.mjs --quick             (or RINGCHAIN_BENCH_QUICK=1: shorter runs, fewer blocks, about 1 minute)
-//   node bench/run.mjs --only reads,mine   (sections: startup, mine, reads, window, memory)
+//   node bench/run.mjs --only reads,mine   (sections: suite, startup, mine, reads, window, memory)
 //   node bench/run.mjs --no-anvil          (ringchain, the ceiling and the floor only)
 //   node bench/run.mjs --only reads --busy (reads with a CPU-bound neighbour at nice 19 keeping the
 //                                           CPUs out of idle: what one request in flight costs
@@ -16,14 +16,15 @@
 
 import { fork, spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, request } from 'node:http'
+import { request } from 'node:http'
 import { cpus, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
 import { Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { bytesToHex, generateAddress, hexToBytes, intToBytes, setLengthLeft } from '@ethereumjs/util'
-import { anvilReady, findAnvil, ringchainCommand, ringchainReady, series } from './startup.mjs'
+import { anvilReady, findAnvil, freePort, ringchainCommand, ringchainReady, series } from './startup.mjs'
+import { suiteSection, suiteTables } from './suite.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const argv = process.argv.slice(2)
@@ -34,7 +35,7 @@ const option = (name) => {
   return argv[at].includes('=') ? argv[at].slice(name.length + 1) : argv[at + 1]
 }
 const quick = flag('--quick') || process.env.RINGCHAIN_BENCH_QUICK === '1'
-const SECTIONS = ['startup', 'mine', 'reads', 'window', 'memory']
+const SECTIONS = ['suite', 'startup', 'mine', 'reads', 'window', 'memory']
 const only = new Set((option('--only') ?? SECTIONS.join(',')).split(','))
 for (const s of only) if (!SECTIONS.includes(s)) throw new Error(`--only: unknown section ${s} (one of ${SECTIONS.join(', ')})`)
 const withAnvil = !flag('--no-anvil')
@@ -76,17 +77,6 @@ function signedTransactions() {
 }
 
 // --- processes ------------------------------------------------------------------------------------
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    })
-  })
-}
 
 /** Posts one JSON-RPC call (no keep-alive: setup and polling only, never measured). */
 function rpc(url, method, params = []) {
@@ -449,6 +439,10 @@ let nodes = []
 let ceiling
 let floor
 try {
+  if (only.has('suite')) {
+    results.suite = await suiteSection({ quick, anvilBinary, anvilReason: anvilFound.reason, log })
+    save()
+  }
   if (only.has('startup')) {
     results.startup = await startupSection()
     save()
@@ -505,7 +499,8 @@ try {
 results.seconds = (performance.now() - t0) / 1000
 save()
 
-const markdown = table(results)
+// The suite's tables first: they are the headline.
+const markdown = [results.suite === undefined ? undefined : suiteTables(results.suite), only.size > 1 || !only.has('suite') ? table(results) : undefined].filter((t) => t !== undefined).join('\n\n')
 const header = `ringchain vs anvil ${anvilVersion ?? '(not measured)'} vs a bare Node server; node ${process.version}, ${cpus().length} cores, ${quick ? 'quick mode' : 'full run'}${busy ? ', with a busy neighbour (--busy)' : ''}, ${results.seconds.toFixed(0)} s`
 writeFileSync(join(dir, 'latest.md'), `${header}\n\n${markdown}\n`)
 console.log(`\n${header}\n\n${markdown}\n`)

@@ -11,7 +11,7 @@
 
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { request } from 'node:http'
+import { createServer, request } from 'node:http'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -100,22 +100,43 @@ export const anvilReady = (line) => {
   return match === null ? undefined : `http://${match[1]}`
 }
 
+/**
+ * A file of an npm package in the cache directory, the package installed there first if need be
+ * (outside this project's dependencies); a reason string when it cannot be had.
+ */
+export function installedFile(spec, name, file) {
+  const path = join(cacheDir, 'node_modules', name, file)
+  if (!existsSync(path)) {
+    console.error(`installing ${spec} into ${cacheDir} (outside this project's dependencies)...`)
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+    const result = spawnSync(npm, ['install', '--prefix', cacheDir, '--no-audit', '--no-fund', '--loglevel=error', spec], { encoding: 'utf8', timeout: 300_000 })
+    if (result.status !== 0 || !existsSync(path)) {
+      return { reason: `could not install ${spec}: ${(result.error?.message ?? result.stderr ?? '').trim().split('\n').pop()}` }
+    }
+  }
+  return { path }
+}
+
 /** The anvil binary, installed into the cache directory if need be; a reason string when it cannot be had. */
 export function findAnvil() {
   const platform = { linux: 'linux', darwin: 'darwin', win32: 'win32' }[process.platform]
   const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch]
   if (platform === undefined || arch === undefined) return { reason: `no anvil npm package for ${process.platform}/${process.arch}` }
   const name = `@foundry-rs/anvil-${platform}-${arch}`
-  const binary = join(cacheDir, 'node_modules', name, 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil')
-  if (!existsSync(binary)) {
-    console.error(`installing ${name} into ${cacheDir} (outside this project's dependencies)...`)
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-    const result = spawnSync(npm, ['install', '--prefix', cacheDir, '--no-audit', '--no-fund', '--loglevel=error', name], { encoding: 'utf8', timeout: 300_000 })
-    if (result.status !== 0 || !existsSync(binary)) {
-      return { reason: `could not install ${name}: ${(result.error?.message ?? result.stderr ?? '').trim().split('\n').pop()}` }
-    }
-  }
-  return { binary }
+  const found = installedFile(name, name, join('bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil'))
+  return found.path === undefined ? found : { binary: found.path }
+}
+
+/** A port free on 127.0.0.1 a moment ago (for anvil, which prints no port when --silent). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address()
+      s.close(() => resolve(port))
+    })
+  })
 }
 
 /** ringchain's serve command, as `series` and run.mjs spawn it. */
