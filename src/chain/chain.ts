@@ -385,6 +385,19 @@ export class Chain {
     return record === this.head ? this.#world.head : this.#world.at(record.number)
   }
 
+  /**
+   * What re-running a block of the window needs (tracing): the state its parent left, kept even
+   * for the oldest block, and the block hashes BLOCKHASH reads.
+   */
+  replayBase(record: BlockRecord): { state: StateReader; blockchain: VM['blockchain'] } {
+    return { state: this.#world.at(record.number - 1n), blockchain: this.#vm.blockchain }
+  }
+
+  /** Gas of a call that names none, and the most a call may use (what `eth_call` runs with). */
+  get callGasCap(): bigint {
+    return this.#callGasCap()
+  }
+
   // --- transactions -------------------------------------------------------------------------
 
   /** A transaction by hash: pending, included in a block of the window, or unknown (undefined). */
