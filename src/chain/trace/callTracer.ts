@@ -109,7 +109,8 @@ export function callTracer(config: CallTracerConfig = {}): Tracer<CallFrame> {
 }
 
 /** geth's `processOutput`: output on success, error and (for a revert) its data and reason otherwise. */
-function processOutput(frame: CallFrame, output: Uint8Array, error: EVMResult['execResult']['exceptionError']): void {
+function processOutput(frame: CallFrame, returned: Uint8Array, error: EVMResult['execResult']['exceptionError']): void {
+  const output = returned.slice()
   if (error === undefined) {
     frame.output = output
     return

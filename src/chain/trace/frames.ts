@@ -26,19 +26,21 @@ export interface FrameEnter {
  * static frame is static too, and is reported as STATICCALL (what Solidity emits there).
  */
 export function frameOf(message: Message): FrameEnter {
+  // ethereumjs hands the caller's memory as the callee's input: copied before the caller reuses it.
+  const input = message.data.slice()
   const codeAddress = (message as unknown as { _codeAddress?: { bytes: Uint8Array } })._codeAddress
   if (message.to === undefined) {
     const type = message.salt === undefined ? 'CREATE' : 'CREATE2'
-    return { type, from: message.caller.bytes, to: undefined, input: message.data, gas: message.gasLimit, value: message.value }
+    return { type, from: message.caller.bytes, to: undefined, input, gas: message.gasLimit, value: message.value }
   }
   if (message.delegatecall) {
-    return { type: 'DELEGATECALL', from: message.to.bytes, to: codeAddress?.bytes ?? message.to.bytes, input: message.data, gas: message.gasLimit, value: message.value }
+    return { type: 'DELEGATECALL', from: message.to.bytes, to: codeAddress?.bytes ?? message.to.bytes, input, gas: message.gasLimit, value: message.value }
   }
   if (codeAddress !== undefined) {
-    return { type: 'CALLCODE', from: message.caller.bytes, to: codeAddress.bytes, input: message.data, gas: message.gasLimit, value: message.value }
+    return { type: 'CALLCODE', from: message.caller.bytes, to: codeAddress.bytes, input, gas: message.gasLimit, value: message.value }
   }
   if (message.isStatic && message.depth > 0) {
-    return { type: 'STATICCALL', from: message.caller.bytes, to: message.to.bytes, input: message.data, gas: message.gasLimit, value: undefined }
+    return { type: 'STATICCALL', from: message.caller.bytes, to: message.to.bytes, input, gas: message.gasLimit, value: undefined }
   }
-  return { type: 'CALL', from: message.caller.bytes, to: message.to.bytes, input: message.data, gas: message.gasLimit, value: message.value }
+  return { type: 'CALL', from: message.caller.bytes, to: message.to.bytes, input, gas: message.gasLimit, value: message.value }
 }
