@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { createTx } from '@ethereumjs/tx'
+import { createTx, type TypedTxData } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
 import { expect, onTestFinished, test } from 'vitest'
 import { startRingchain } from '../../src/index.js'
@@ -52,7 +52,7 @@ test('behavior: callTracer, prestateTracer and 4byteTracer answer as anvil does 
   expect(chainId).toBe(rc.chain.common.chainId())
   const key = rc.chain.accounts[0]!.privateKey
   const from = rc.chain.accounts[0]!.address
-  const raws = scenarioTransactions(from).map((data) => createTx({ ...data, chainId }, { common: rc.chain.common }).sign(key).serialize())
+  const raws = scenarioTransactions(from).map((data) => createTx({ ...data, chainId } as TypedTxData, { common: rc.chain.common }).sign(key).serialize())
   const hashes: string[] = []
   for (const raw of raws) {
     const mine = await rpc(rc.httpUrl, 'eth_sendRawTransaction', [bytesToHex(raw)])
