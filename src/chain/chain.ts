@@ -55,6 +55,7 @@ import { PreimageStore, type PreimageSnapshot, type SlotDerivation } from './pre
 import type { AccountProof } from './proofs.js'
 import { buildIncluded } from './receipts.js'
 import { EMPTY, WorldState, emptyChanges, keyOf, newAccount, type StateReader, type StateChanges, type WorldStateSnapshot } from './state.js'
+import { describeRevert } from './revert.js'
 import { RingStateManager } from './stateManager.js'
 import { StorageWriteRecorder, accountSlots, blockChanges, type StorageWrite } from './storageChanges.js'
 import { SYSTEM_CONTRACTS, answerIdleRequestCalls } from './systemContracts.js'
@@ -383,6 +384,19 @@ export class Chain {
   /** Synchronous state view for references other than `pending`. */
   stateAtBlock(record: BlockRecord): StateReader {
     return record === this.head ? this.#world.head : this.#world.at(record.number)
+  }
+
+  /**
+   * What re-running a block of the window needs (tracing): the state its parent left, kept even
+   * for the oldest block, and the block hashes BLOCKHASH reads.
+   */
+  replayBase(record: BlockRecord): { state: StateReader; blockchain: VM['blockchain'] } {
+    return { state: this.#world.at(record.number - 1n), blockchain: this.#vm.blockchain }
+  }
+
+  /** Gas of a call that names none, and the most a call may use (what `eth_call` runs with). */
+  get callGasCap(): bigint {
+    return this.#callGasCap()
   }
 
   // --- transactions -------------------------------------------------------------------------
@@ -1004,20 +1018,6 @@ function addSystemContracts(alloc: StateChanges, common: Common): void {
 }
 
 function callError(error: string, returnValue: Uint8Array): Error {
-  if (error === 'revert') return new ExecutionRevertedError(returnValue, decodeRevertReason(returnValue))
+  if (error === 'revert') return new ExecutionRevertedError(returnValue, describeRevert(returnValue))
   return new ExecutionFailedError(error)
 }
-
-/** The reason string of `Error(string)` or the panic code of `Panic(uint256)`, when the data is one. */
-export function decodeRevertReason(data: Uint8Array): string | undefined {
-  const selector = bytesToUnprefixedHex(data.subarray(0, 4))
-  if (selector === '08c379a0' && data.length >= 68) {
-    const length = Number(BigInt(`0x${bytesToUnprefixedHex(data.subarray(36, 68))}`))
-    if (68 + length <= data.length) return new TextDecoder().decode(data.subarray(68, 68 + length))
-  }
-  if (selector === '4e487b71' && data.length >= 36) {
-    return `panic: 0x${BigInt(`0x${bytesToUnprefixedHex(data.subarray(4, 36))}`).toString(16)}`
-  }
-  return undefined
-}
-

@@ -5,6 +5,7 @@
 // gets; that table is a `DomainErrorMapper` handed in from outside. Envelopes are the
 // dispatcher's.
 
+import { explainRevert } from '../chain/revert.js'
 import { toData, toQuantity } from './hex.js'
 
 /** Options every RPC error accepts. */
@@ -102,8 +103,9 @@ export class BlockNotFoundError extends RpcError {
 
 /**
  * 3: `eth_call` / `eth_estimateGas` reverted. The message carries the decoded reason when the
- * revert data is an `Error(string)` or `Panic(uint256)` (as geth's `abi.UnpackRevert` decodes
- * it); `data` is the revert data as hex.
+ * revert data is an `Error(string)` or `Panic(uint256)` (geth's words, as its `abi.UnpackRevert`
+ * decodes it) or, beyond geth, a known custom error by name (`src/chain/revert.ts`); `data` is
+ * the revert data as hex.
  *
  * @example new ExecutionRevertedError(revertBytes).message // 'execution reverted: user error'
  */
@@ -114,7 +116,7 @@ export class ExecutionRevertedError extends RpcError {
   readonly reason: string | undefined
 
   constructor(revertData: Uint8Array, options: { readonly cause?: unknown } = {}) {
-    const reason = decodeRevertReason(revertData)
+    const reason = explainRevert(revertData)?.reason
     super(
       ExecutionRevertedError.code,
       reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`,
@@ -192,57 +194,4 @@ export function toRpcError(error: unknown, mapDomainError?: DomainErrorMapper): 
     if (mapped !== undefined) return mapped
   }
   return new InternalError({ cause: error })
-}
-
-// --- revert reasons -------------------------------------------------------------------------
-
-const ERROR_SELECTOR = 0x08c379a0 // Error(string)
-const PANIC_SELECTOR = 0x4e487b71 // Panic(uint256)
-
-// Solidity's panic codes, worded as geth's accounts/abi does.
-const PANIC_REASONS: ReadonlyMap<bigint, string> = new Map([
-  [0x00n, 'generic panic'],
-  [0x01n, 'assert(false)'],
-  [0x11n, 'arithmetic underflow or overflow'],
-  [0x12n, 'division or modulo by zero'],
-  [0x21n, 'enum overflow'],
-  [0x22n, 'invalid encoded storage byte array accessed'],
-  [0x31n, 'out-of-bounds array access; popping on an empty array'],
-  [0x32n, 'out-of-bounds access of an array or bytesN'],
-  [0x41n, 'out of memory'],
-  [0x51n, 'uninitialized function'],
-])
-
-const utf8 = new TextDecoder()
-
-/**
- * The human reason inside revert data, as geth's `abi.UnpackRevert` finds it: the string of an
- * `Error(string)`, the named panic of a `Panic(uint256)`, else `undefined`.
- */
-export function decodeRevertReason(data: Uint8Array): string | undefined {
-  if (data.length < 4) return undefined
-  const selector = ((data[0]! << 24) | (data[1]! << 16) | (data[2]! << 8) | data[3]!) >>> 0
-  const body = data.subarray(4)
-  if (selector === ERROR_SELECTOR) {
-    const offset = readWord(body, 0)
-    if (offset === undefined || offset + 32n > BigInt(body.length)) return undefined
-    const start = Number(offset)
-    const length = readWord(body, start)
-    if (length === undefined || offset + 32n + length > BigInt(body.length)) return undefined
-    return utf8.decode(body.subarray(start + 32, start + 32 + Number(length)))
-  }
-  if (selector === PANIC_SELECTOR) {
-    const code = readWord(body, 0)
-    if (code === undefined) return undefined
-    return PANIC_REASONS.get(code) ?? `unknown panic code: 0x${code.toString(16)}`
-  }
-  return undefined
-}
-
-/** The big-endian 32-byte word at `at`, or undefined when the data is too short. */
-function readWord(bytes: Uint8Array, at: number): bigint | undefined {
-  if (at + 32 > bytes.length) return undefined
-  let value = 0n
-  for (let i = at; i < at + 32; i++) value = (value << 8n) | BigInt(bytes[i]!)
-  return value
 }

@@ -27,6 +27,7 @@ import {
   UnknownBlockError,
 } from '../chain/errors.js'
 import type { BlockRecord, LogRecord } from '../chain/types.js'
+import { createDebugMethods } from './debug.js'
 import { RawJson, defineMethod, rawJsonArray, subscriptionNotification, type Registry, type RpcContext } from './dispatcher.js'
 import {
   BlockNotFoundError,
@@ -713,6 +714,7 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     ringchain_reset: reset(true),
     anvil_reset: reset(null),
     hardhat_reset: reset(true),
+    ...createDebugMethods(chainFor),
   } satisfies Registry
   return methods
 }

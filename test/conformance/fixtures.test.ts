@@ -40,6 +40,24 @@ test('behavior: the 16 fixtures of eth_getProof, eth_getStorageValues, eth_creat
   expect(run.code, run.output).toBe(0)
 }, 120_000)
 
+/** The debug_trace* families: the corpus's schema has no debug methods, so each answer is compared with geth's own, exactly. */
+const TRACE_FAMILIES = ['debug_traceTransaction', 'debug_traceBlockByNumber', 'debug_traceBlockByHash'] as const
+
+test('behavior: every debug_trace* fixture gets the answer geth recorded (results exactly, errors by code)', async () => {
+  const rc = await startImported()
+  let compared = 0
+  for (const fixture of fixtures().filter((f) => TRACE_FAMILIES.some((family) => f.name.startsWith(`${family}/`)))) {
+    for (const { request, response } of fixture.exchanges) {
+      const got = (await (await fetch(rc.httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: request })).json()) as { error?: { code: number } }
+      const want = JSON.parse(response) as { error?: { code: number } }
+      if (want.error !== undefined) expect(got.error?.code, fixture.name).toBe(want.error.code)
+      else expect(got, fixture.name).toEqual(want)
+      compared++
+    }
+  }
+  expect(compared).toBe(14)
+}, 120_000)
+
 test('behavior: over WebSocket every fixture request gets the answer it gets over HTTP', async () => {
   // Two fresh chains, fed the same requests in the same order: one over HTTP, one over WebSocket.
   const [overHttp, overWs] = await Promise.all([startImported(), startImported()])

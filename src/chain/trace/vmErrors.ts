@@ -1,0 +1,32 @@
+/**
+ * ethereumjs's EVM error messages in geth's words (core/vm/errors.go), as geth's tracers print them.
+ * Owns only that table.
+ */
+import type { EVMError } from '@ethereumjs/evm'
+
+const GETH_WORDS: Readonly<Record<string, string>> = {
+  'out of gas': 'out of gas',
+  'code store out of gas': 'contract creation code storage out of gas',
+  'code size to deposit exceeds maximum code size': 'max code size exceeded',
+  'stack underflow': 'stack underflow',
+  'stack overflow': 'stack limit reached 1024 (1023)',
+  'invalid JUMP': 'invalid jump destination',
+  'invalid opcode': 'invalid opcode',
+  'value out of range': 'return data out of bounds',
+  revert: 'execution reverted',
+  'static state change': 'write protection',
+  'create collision': 'contract address collision',
+  'insufficient balance': 'insufficient balance for transfer',
+  'invalid bytecode deployed': 'invalid code: must not begin with 0xef',
+  'initcode exceeds max initcode size': 'max initcode size exceeded',
+}
+
+/** geth's message for an EVM error of ethereumjs (its own message when geth has no such error). */
+export function gethErrorMessage(error: EVMError): string {
+  return GETH_WORDS[error.error] ?? error.error
+}
+
+/** Whether the error is a REVERT (the frame's output is then its revert data). */
+export function isRevert(error: EVMError | undefined): boolean {
+  return error?.error === 'revert'
+}
