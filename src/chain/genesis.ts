@@ -10,12 +10,13 @@ import { Common, Hardfork, Mainnet, type CustomCrypto, type ParamsDict } from '@
 import { paramsEVM } from '@ethereumjs/evm'
 import { paramsTx } from '@ethereumjs/tx'
 import { paramsVM } from '@ethereumjs/vm'
-import { bytesToUnprefixedHex } from '@ethereumjs/util'
+import { bytesToUnprefixedHex, hexToBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { wordlist } from '@scure/bip39/wordlists/english'
 import { secp256k1PublicKey } from './crypto.js'
 import { InvalidInputError } from './errors.js'
 import { newAccount, type StateChanges, emptyChanges } from './state.js'
+import { SYSTEM_CONTRACTS } from './systemContracts.js'
 
 /** The well-known test mnemonic of Hardhat, anvil and Foundry: their fixtures' addresses work here. */
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk'
@@ -181,6 +182,17 @@ export function devAlloc(accounts: readonly DevAccount[], balance: bigint): Stat
   const changes = emptyChanges()
   for (const account of accounts) changes.accounts.set(bytesToUnprefixedHex(account.address), newAccount({ balance }))
   return changes
+}
+
+/** Funds nothing, but puts the system contracts a fork needs at genesis, as geth's dev genesis does. */
+export function addSystemContracts(alloc: StateChanges, common: Common): void {
+  for (const contract of SYSTEM_CONTRACTS) {
+    if (!common.gteHardfork(contract.fork)) continue
+    const code = hexToBytes(contract.code as `0x${string}`)
+    const codeHash = keccak_256(code)
+    alloc.code.set(bytesToUnprefixedHex(codeHash), code)
+    alloc.accounts.set(contract.address.slice(2), { ...newAccount({ nonce: 1n }), codeHash, codeSize: code.length })
+  }
 }
 
 /** The genesis block of a dev chain, given its state root. */
