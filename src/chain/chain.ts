@@ -29,21 +29,12 @@ import {
 import { createVM, type VM } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { createAccessList, type AccessListCall, type AccessListEntry, type AccessListResult, type AuthorizationEntry } from './accessList.js'
-import { Clock, DETERMINISTIC_GENESIS_TIMESTAMP } from './clock.js'
+import type { Clock } from './clock.js'
 import { checkBlockSettings, checkMiningMode, codeEdit, editHead, storageEdit, type AccountEdit } from './controls.js'
 import { ExecutionFailedError, ExecutionRevertedError, InvalidInputError } from './errors.js'
-import {
-  DEFAULT_HARDFORK,
-  DEFAULT_MNEMONIC,
-  addSystemContracts,
-  createDevCommon,
-  deriveAccounts,
-  devAlloc,
-  devGenesisBlock,
-  type DevAccount,
-} from './genesis.js'
+import { CHAIN_DEFAULTS, createDevGenesis, type ChainOptions, type DevAccount } from './genesis.js'
 import type { GenesisFacts } from './forkConfig.js'
-import { Miner, createMiningVM, type BlockSettings } from './miner.js'
+import { Miner, createMiningVM, type BlockSettings, type MiningVM } from './miner.js'
 import { TxPool } from './pool.js'
 import type { AccountProof } from './proofs.js'
 import { ChainQueries, type StorageChange, type StorageSlot } from './queries.js'
@@ -55,42 +46,9 @@ import type { BlockRecord, BlockRef, IncludedTx, MiningMode, PendingTx, TxLookup
 import { TX_GAS_CAP } from './validate.js'
 import { BlockWindow } from './window.js'
 
+export type { ChainOptions } from './genesis.js'
 export type { BlockSettings } from './miner.js'
 export type { StorageChange, StorageSlot } from './queries.js'
-
-/** Options of a chain. Every field has a default; the same options always give the same genesis. */
-export interface ChainOptions {
-  /** Chain id. Default 31337. */
-  chainId?: bigint
-  /** Fork rules, from `chainstart` (alias `frontier`) to the newest. Default: the newest mainnet fork ethereumjs supports. */
-  hardfork?: string
-  /** Gas limit of every block. Default 30,000,000. */
-  blockGasLimit?: bigint
-  /** Base fee of the genesis block (EIP-1559 forks). Default 1 gwei. */
-  baseFee?: bigint
-  /** BIP-39 mnemonic of the dev accounts. Default `test test … junk`. */
-  mnemonic?: string
-  /** Number of dev accounts. Default 10. */
-  accounts?: number
-  /** Balance of each dev account, in wei. Default 10,000 ETH. */
-  balance?: bigint
-  /** Number of blocks kept (the window). Default 128. */
-  window?: number
-  /** How far `safe` lags the head. Default 32. */
-  safeLag?: number
-  /** How far `finalized` lags the head. Default 64. */
-  finalizedLag?: number
-  /** Mining mode at start. Default automine. */
-  mining?: MiningMode
-  /** Fixed genesis timestamp and 12 s per block, so the same inputs give the same hashes. Default false (wall clock). */
-  deterministic?: boolean | { genesisTimestamp?: bigint; blockTime?: bigint }
-  /** Fee recipient of mined blocks. Default the zero address. */
-  coinbase?: Uint8Array
-  /** Crypto given to ethereumjs (native secp256k1, KZG). */
-  customCrypto?: import('@ethereumjs/common').CustomCrypto
-  /** Where mining errors are reported. Default: stderr. */
-  logger?: { error(message: string): void }
-}
 
 /** Parameters of a call or gas estimate. */
 export interface CallParams {
@@ -118,17 +76,6 @@ export interface CallResult {
 export interface ChainEvents {
   block: (record: BlockRecord) => void
   pending: (entry: PendingTx) => void
-}
-
-const DEFAULTS = {
-  chainId: 31337n,
-  blockGasLimit: 30_000_000n,
-  baseFee: 1_000_000_000n,
-  accounts: 10,
-  balance: 10_000n * 10n ** 18n,
-  window: 128,
-  safeLag: 32,
-  finalizedLag: 64,
 }
 
 export class Chain {
@@ -162,7 +109,7 @@ export class Chain {
     world: WorldState
     clock: Clock
     window: BlockWindow
-    mining: Awaited<ReturnType<typeof createMiningVM>>
+    mining: MiningVM
     options: ChainOptions
     genesis: GenesisFacts
   }) {
@@ -175,8 +122,8 @@ export class Chain {
     this.#window = init.window
     this.#vm = init.mining.vm
     this.window = init.window.size
-    this.safeLag = o.safeLag ?? DEFAULTS.safeLag
-    this.finalizedLag = o.finalizedLag ?? DEFAULTS.finalizedLag
+    this.safeLag = o.safeLag ?? CHAIN_DEFAULTS.safeLag
+    this.finalizedLag = o.finalizedLag ?? CHAIN_DEFAULTS.finalizedLag
     this.#keccak = init.common.customCrypto.keccak256 ?? keccak_256
     const parts = { common: this.common, world: this.#world, pool: this.#pool, window: this.#window }
     this.#miner = new Miner({
@@ -185,7 +132,7 @@ export class Chain {
       mining: init.mining,
       keccak: this.#keccak,
       logger: o.logger ?? { error: (m) => process.stderr.write(`ringchain: ${m}\n`) },
-      settings: { gasLimit: o.blockGasLimit ?? DEFAULTS.blockGasLimit, coinbase: o.coinbase ?? new Uint8Array(20), nextBaseFee: undefined },
+      settings: { gasLimit: o.blockGasLimit ?? CHAIN_DEFAULTS.blockGasLimit, coinbase: o.coinbase ?? new Uint8Array(20), nextBaseFee: undefined },
       mode: o.mining ?? { mode: 'auto' },
       onBlock: (record) => {
         for (const listener of this.#listeners.block) listener(record)
@@ -206,35 +153,7 @@ export class Chain {
 
   /** Creates a dev chain: genesis with funded dev accounts and the system contracts its fork needs. */
   static async create(options: ChainOptions = {}): Promise<Chain> {
-    const window = options.window ?? DEFAULTS.window
-    if (!Number.isInteger(window) || window < 1) throw new InvalidInputError('window must be a positive integer')
-    const common = createDevCommon({
-      chainId: options.chainId ?? DEFAULTS.chainId,
-      hardfork: options.hardfork ?? DEFAULT_HARDFORK,
-      ...(options.customCrypto === undefined ? {} : { customCrypto: options.customCrypto }),
-    })
-    const accounts = deriveAccounts(options.mnemonic ?? DEFAULT_MNEMONIC, options.accounts ?? DEFAULTS.accounts)
-    const deterministic = options.deterministic
-    const clock = new Clock(
-      deterministic === undefined || deterministic === false
-        ? undefined
-        : {
-            genesisTimestamp: (deterministic === true ? undefined : deterministic.genesisTimestamp) ?? DETERMINISTIC_GENESIS_TIMESTAMP,
-            blockTime: (deterministic === true ? undefined : deterministic.blockTime) ?? 12n,
-          },
-    )
-    const world = new WorldState(common)
-    const alloc = devAlloc(accounts, options.balance ?? DEFAULTS.balance)
-    addSystemContracts(alloc, common)
-    await world.commitGenesis(alloc)
-    const genesis = devGenesisBlock(common, {
-      stateRoot: world.root,
-      gasLimit: options.blockGasLimit ?? DEFAULTS.blockGasLimit,
-      baseFee: options.baseFee ?? DEFAULTS.baseFee,
-      timestamp: clock.genesisTimestamp(),
-    })
-    const record: BlockRecord = { block: genesis, hash: genesis.hash(), number: 0n, transactions: [], logs: [], size: genesis.serialize().length }
-    return Chain.assemble({ common, accounts, world, clock, blocks: [record], options })
+    return Chain.assemble({ ...(await createDevGenesis(options)), options })
   }
 
   /**
@@ -253,7 +172,7 @@ export class Chain {
     options: ChainOptions
   }): Promise<Chain> {
     const { common, world, options } = init
-    const window = new BlockWindow(options.window ?? DEFAULTS.window, (old) => world.evict(old.number))
+    const window = new BlockWindow(options.window ?? CHAIN_DEFAULTS.window, (old) => world.evict(old.number))
     const mining = await createMiningVM(common, world, window, common.customCrypto.keccak256 ?? keccak_256)
     const first = init.genesis ?? init.blocks[0]!
     const genesis = { hash: first.hash, timestamp: first.block.header.timestamp }
