@@ -24,7 +24,7 @@ import { Blob4844Tx, NetworkWrapperType, createMinimal4844TxFromNetworkWrapper, 
 import { EthereumJSErrorWithoutCode, TypeOutput, toType } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { BlockBuilder, buildBlock, encodeReceipt, runTx, type BuildBlockOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
-import { keyOf } from './state.js'
+import { keyOf } from './encoding.js'
 import { trieRoot, trieSet, type TrieNode } from './trie.js'
 
 /** The EIPs under which `LeanBlockBuilder` would build a different block than ethereumjs: those go to its builder. */

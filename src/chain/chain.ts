@@ -1,24 +1,23 @@
 /**
- * The simulated chain: VM, block ring, pool, transaction index, mining, time and snapshots.
+ * The simulated chain: the one object that ties the window, the pool, the miner, the queries, the
+ * controls and the snapshots together, and runs every operation that changes the chain one at a time.
  *
- * Owns: accepting transactions into the pool, mining them into blocks (automine, interval, manual),
- * the ring of the latest `window` blocks and everything they own, resolving block references,
- * state reads at any block of the window, calls, test-control writes, and whole-chain snapshots.
- * Every operation that changes the chain runs one at a time (`#exclusive`); reads are synchronous
- * and see either the chain before or after a block, never half of one.
- * Leaves to others: state storage and history (`state.ts`), the VM's journal (`stateManager.ts`),
- * admission rules (`validate.ts`), receipts (`receipts.ts`), and all of JSON-RPC (`src/rpc/`).
+ * Owns: the order of operations (`#exclusive`: every change runs alone; reads are synchronous and
+ * see either the chain before or after a block, never half of one), events, lifecycle, calls and
+ * estimates, and assembling the parts at creation.
+ * Leaves to others: block production and the pending block (`miner.ts`), the pool's use
+ * (`transactions.ts`), block references, state views and storage inspection (`queries.ts`), the
+ * ring (`window.ts`), test-control writes (`controls.ts`), snapshots (`snapshots.ts`), state storage
+ * and history (`state.ts`), and all of JSON-RPC (`src/rpc/`).
  */
 import { createBlock } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { createTx, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
 import {
   Address,
-  KECCAK256_NULL,
   bytesToUnprefixedHex,
   hexToBytes,
   setLengthLeft,
-  unpadBytes,
   Account,
   bigIntToHex,
   bytesToHex,
@@ -27,74 +26,30 @@ import {
   equalsBytes,
   type EOACode7702AuthorizationListItem,
 } from '@ethereumjs/util'
-import { createVM, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { createVM, type VM } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { createAccessList, type AccessListCall, type AccessListEntry, type AccessListResult, type AuthorizationEntry } from './accessList.js'
-import { startBlock } from './builder.js'
-import { Clock, DETERMINISTIC_GENESIS_TIMESTAMP, type ClockState } from './clock.js'
-import {
-  BlockOutOfWindowError,
-  ExecutionFailedError,
-  ExecutionRevertedError,
-  FutureBlockError,
-  InvalidInputError,
-  UnknownBlockError,
-} from './errors.js'
-import {
-  DEFAULT_HARDFORK,
-  DEFAULT_MNEMONIC,
-  createDevCommon,
-  deriveAccounts,
-  devAlloc,
-  devGenesisBlock,
-  type DevAccount,
-} from './genesis.js'
-import { TxPool, type PoolSnapshot } from './pool.js'
+import type { Clock } from './clock.js'
+import { checkBlockSettings, checkMiningMode, codeEdit, editHead, storageEdit, type AccountEdit } from './controls.js'
+import { ExecutionFailedError, ExecutionRevertedError, InvalidInputError } from './errors.js'
+import { CHAIN_DEFAULTS, createDevGenesis, type ChainOptions, type DevAccount } from './genesis.js'
 import type { GenesisFacts } from './forkConfig.js'
-import { PreimageStore, type PreimageSnapshot, type SlotDerivation } from './preimages.js'
+import { Miner, createMiningVM, type BlockSettings, type MiningVM } from './miner.js'
+import { TxPool } from './pool.js'
 import type { AccountProof } from './proofs.js'
-import { buildIncluded } from './receipts.js'
-import { EMPTY, WorldState, emptyChanges, keyOf, newAccount, type StateReader, type StateChanges, type WorldStateSnapshot } from './state.js'
+import { ChainQueries, type StorageChange, type StorageSlot } from './queries.js'
 import { describeRevert } from './revert.js'
+import { Snapshots } from './snapshots.js'
+import { EMPTY, WorldState, type StateReader } from './state.js'
 import { RingStateManager } from './stateManager.js'
-import { StorageWriteRecorder, accountSlots, blockChanges, type StorageWrite } from './storageChanges.js'
-import { SYSTEM_CONTRACTS, answerIdleRequestCalls } from './systemContracts.js'
-import type { AccountRecord, BlockRecord, BlockRef, IncludedTx, MiningMode, PendingTx, TxLookup } from './types.js'
-import { TX_GAS_CAP, checkAdmission, decodeRawTransaction, upfrontCost } from './validate.js'
+import { PendingTransactions } from './transactions.js'
+import type { BlockRecord, BlockRef, IncludedTx, MiningMode, PendingTx, TxLookup } from './types.js'
+import { TX_GAS_CAP } from './validate.js'
+import { BlockWindow } from './window.js'
 
-/** Options of a chain. Every field has a default; the same options always give the same genesis. */
-export interface ChainOptions {
-  /** Chain id. Default 31337. */
-  chainId?: bigint
-  /** Fork rules, from `chainstart` (alias `frontier`) to the newest. Default: the newest mainnet fork ethereumjs supports. */
-  hardfork?: string
-  /** Gas limit of every block. Default 30,000,000. */
-  blockGasLimit?: bigint
-  /** Base fee of the genesis block (EIP-1559 forks). Default 1 gwei. */
-  baseFee?: bigint
-  /** BIP-39 mnemonic of the dev accounts. Default `test test … junk`. */
-  mnemonic?: string
-  /** Number of dev accounts. Default 10. */
-  accounts?: number
-  /** Balance of each dev account, in wei. Default 10,000 ETH. */
-  balance?: bigint
-  /** Number of blocks kept (the window). Default 128. */
-  window?: number
-  /** How far `safe` lags the head. Default 32. */
-  safeLag?: number
-  /** How far `finalized` lags the head. Default 64. */
-  finalizedLag?: number
-  /** Mining mode at start. Default automine. */
-  mining?: MiningMode
-  /** Fixed genesis timestamp and 12 s per block, so the same inputs give the same hashes. Default false (wall clock). */
-  deterministic?: boolean | { genesisTimestamp?: bigint; blockTime?: bigint }
-  /** Fee recipient of mined blocks. Default the zero address. */
-  coinbase?: Uint8Array
-  /** Crypto given to ethereumjs (native secp256k1, KZG). */
-  customCrypto?: import('@ethereumjs/common').CustomCrypto
-  /** Where mining errors are reported. Default: stderr. */
-  logger?: { error(message: string): void }
-}
+export type { ChainOptions } from './genesis.js'
+export type { BlockSettings } from './miner.js'
+export type { StorageChange, StorageSlot } from './queries.js'
 
 /** Parameters of a call or gas estimate. */
 export interface CallParams {
@@ -118,59 +73,10 @@ export interface CallResult {
   readonly gasUsed: bigint
 }
 
-/** What the blocks to come are built with. Test controls change it; a snapshot keeps it. */
-export interface BlockSettings {
-  /** Gas limit of every block from the next one on. */
-  readonly gasLimit: bigint
-  /** Fee recipient of every block from the next one on. */
-  readonly coinbase: Uint8Array
-  /** Base fee of the next block only, in place of the one its parent implies (anvil_setNextBlockBaseFeePerGas). */
-  readonly nextBaseFee: bigint | undefined
-}
-
-interface ChainSnapshot {
-  /** The chain's change count when it was taken. */
-  readonly version: number
-  readonly world: WorldStateSnapshot
-  readonly ring: readonly BlockRecord[]
-  readonly pool: PoolSnapshot
-  readonly clock: ClockState
-  readonly mining: MiningMode
-  readonly settings: BlockSettings
-  readonly recentHashes: Map<bigint, Uint8Array>
-  readonly preimages: PreimageSnapshot
-}
-
-/** A non-zero storage slot (unprefixed hex; the value without leading zeros) and how it was computed, when known. */
-export interface StorageSlot {
-  readonly slot: string
-  readonly value: Uint8Array
-  readonly derivation: SlotDerivation | undefined
-}
-
-/** A slot a block or transaction changed, and how it was computed, when known. */
-export interface StorageChange extends StorageWrite {
-  readonly derivation: SlotDerivation | undefined
-}
-
 /** Listeners for subscriptions and filters. */
 export interface ChainEvents {
   block: (record: BlockRecord) => void
   pending: (entry: PendingTx) => void
-}
-
-const ZERO32 = new Uint8Array(32)
-/** The longest delay a Node timer takes as it is. */
-const MAX_TIMER_MS = 2 ** 31 - 1
-const DEFAULTS = {
-  chainId: 31337n,
-  blockGasLimit: 30_000_000n,
-  baseFee: 1_000_000_000n,
-  accounts: 10,
-  balance: 10_000n * 10n ** 18n,
-  window: 128,
-  safeLag: 32,
-  finalizedLag: 64,
 }
 
 export class Chain {
@@ -184,26 +90,17 @@ export class Chain {
   readonly #world: WorldState
   readonly #pool = new TxPool()
   readonly #clock: Clock
-  readonly #sm: RingStateManager
+  /** The mining VM: calls share its blockchain (BLOCKHASH). */
   readonly #vm: VM
-  #settings: BlockSettings
   readonly #keccak: (data: Uint8Array) => Uint8Array
-  readonly #logger: { error(message: string): void }
-  /** Keccak preimages and per-transaction storage writes, recorded while blocks are mined (storage inspection). */
-  readonly #preimages: PreimageStore
-  readonly #writes: StorageWriteRecorder
-  #ring: BlockRecord[] = []
-  #byHash = new Map<string, BlockRecord>()
-  #txIndex = new Map<string, IncludedTx>()
-  /** Hashes of the last 256 blocks, for BLOCKHASH even when the window is smaller. */
-  #recentHashes = new Map<bigint, Uint8Array>()
-  #mining: MiningMode
-  #timer: NodeJS.Timeout | undefined
+  readonly #window: BlockWindow
+  readonly #miner: Miner
+  readonly #transactions: PendingTransactions
+  readonly #queries: ChainQueries
+  readonly #snapshots: Snapshots
   #queue: Promise<unknown> = Promise.resolve()
-  #snapshots = new Map<number, ChainSnapshot>()
   /** Counts operations that may change the chain, so that an unchanged chain is not snapshotted twice. */
   #version = 0
-  #nextSnapshotId = 1
   #listeners: { [K in keyof ChainEvents]: Set<ChainEvents[K]> } = { block: new Set(), pending: new Set() }
   #closed = false
 
@@ -212,10 +109,8 @@ export class Chain {
     accounts: DevAccount[]
     world: WorldState
     clock: Clock
-    sm: RingStateManager
-    vm: VM
-    preimages: PreimageStore
-    writes: StorageWriteRecorder
+    window: BlockWindow
+    mining: MiningVM
     options: ChainOptions
     genesis: GenesisFacts
   }) {
@@ -225,50 +120,41 @@ export class Chain {
     this.genesis = init.genesis
     this.#world = init.world
     this.#clock = init.clock
-    this.#sm = init.sm
-    this.#vm = init.vm
-    this.#preimages = init.preimages
-    this.#writes = init.writes
-    this.window = o.window ?? DEFAULTS.window
-    this.safeLag = o.safeLag ?? DEFAULTS.safeLag
-    this.finalizedLag = o.finalizedLag ?? DEFAULTS.finalizedLag
-    this.#settings = { gasLimit: o.blockGasLimit ?? DEFAULTS.blockGasLimit, coinbase: o.coinbase ?? new Uint8Array(20), nextBaseFee: undefined }
+    this.#window = init.window
+    this.#vm = init.mining.vm
+    this.window = init.window.size
+    this.safeLag = o.safeLag ?? CHAIN_DEFAULTS.safeLag
+    this.finalizedLag = o.finalizedLag ?? CHAIN_DEFAULTS.finalizedLag
     this.#keccak = init.common.customCrypto.keccak256 ?? keccak_256
-    this.#logger = o.logger ?? { error: (m) => process.stderr.write(`ringchain: ${m}\n`) }
-    this.#mining = o.mining ?? { mode: 'auto' }
+    const parts = { common: this.common, world: this.#world, pool: this.#pool, window: this.#window }
+    this.#miner = new Miner({
+      ...parts,
+      clock: this.#clock,
+      mining: init.mining,
+      keccak: this.#keccak,
+      logger: o.logger ?? { error: (m) => process.stderr.write(`ringchain: ${m}\n`) },
+      settings: { gasLimit: o.blockGasLimit ?? CHAIN_DEFAULTS.blockGasLimit, coinbase: o.coinbase ?? new Uint8Array(20), nextBaseFee: undefined },
+      mode: o.mining ?? { mode: 'auto' },
+      onBlock: (record) => {
+        for (const listener of this.#listeners.block) listener(record)
+      },
+      tick: () => this.mine(1n),
+    })
+    this.#transactions = new PendingTransactions({ ...parts, miner: this.#miner })
+    this.#queries = new ChainQueries({
+      ...parts,
+      preimages: init.mining.preimages,
+      writes: init.mining.writes,
+      safeLag: this.safeLag,
+      finalizedLag: this.finalizedLag,
+      pendingBlock: () => this.pendingBlock(),
+    })
+    this.#snapshots = new Snapshots({ ...parts, clock: this.#clock, miner: this.#miner, preimages: init.mining.preimages })
   }
 
   /** Creates a dev chain: genesis with funded dev accounts and the system contracts its fork needs. */
   static async create(options: ChainOptions = {}): Promise<Chain> {
-    const window = options.window ?? DEFAULTS.window
-    if (!Number.isInteger(window) || window < 1) throw new InvalidInputError('window must be a positive integer')
-    const common = createDevCommon({
-      chainId: options.chainId ?? DEFAULTS.chainId,
-      hardfork: options.hardfork ?? DEFAULT_HARDFORK,
-      ...(options.customCrypto === undefined ? {} : { customCrypto: options.customCrypto }),
-    })
-    const accounts = deriveAccounts(options.mnemonic ?? DEFAULT_MNEMONIC, options.accounts ?? DEFAULTS.accounts)
-    const deterministic = options.deterministic
-    const clock = new Clock(
-      deterministic === undefined || deterministic === false
-        ? undefined
-        : {
-            genesisTimestamp: (deterministic === true ? undefined : deterministic.genesisTimestamp) ?? DETERMINISTIC_GENESIS_TIMESTAMP,
-            blockTime: (deterministic === true ? undefined : deterministic.blockTime) ?? 12n,
-          },
-    )
-    const world = new WorldState(common)
-    const alloc = devAlloc(accounts, options.balance ?? DEFAULTS.balance)
-    addSystemContracts(alloc, common)
-    await world.commitGenesis(alloc)
-    const genesis = devGenesisBlock(common, {
-      stateRoot: world.root,
-      gasLimit: options.blockGasLimit ?? DEFAULTS.blockGasLimit,
-      baseFee: options.baseFee ?? DEFAULTS.baseFee,
-      timestamp: clock.genesisTimestamp(),
-    })
-    const record: BlockRecord = { block: genesis, hash: genesis.hash(), number: 0n, transactions: [], logs: [], size: genesis.serialize().length }
-    return Chain.assemble({ common, accounts, world, clock, blocks: [record], options })
+    return Chain.assemble({ ...(await createDevGenesis(options)), options })
   }
 
   /**
@@ -286,75 +172,39 @@ export class Chain {
     genesis?: BlockRecord
     options: ChainOptions
   }): Promise<Chain> {
-    const { common, accounts, world, clock, options } = init
-    const keccak = common.customCrypto.keccak256 ?? keccak_256
-    const sm = new RingStateManager(world.head, { keccak, computeRoot: (c) => world.computeRoot(c) })
-    let chain: Chain | undefined
-    const blockchain = {
-      getBlock: async (number: number) => {
-        const hash = chain === undefined ? undefined : chain.#recentHashes.get(BigInt(number))
-        return { hash: () => hash ?? ZERO32 }
-      },
-      putBlock: async () => {},
-      shallowCopy() {
-        return this
-      },
-    }
-    // The mining VM records what KECCAK256 hashes and what SSTORE writes (storage inspection); calls run without.
-    const preimages = new PreimageStore()
-    const writes = new StorageWriteRecorder((address, slot) => sm.storageValue(address, slot))
-    const customOpcodes = [preimages.opcode(common), writes.opcode(common)]
-    const vm = await createVM({ common, stateManager: sm, blockchain: blockchain as never, evmOpts: { customOpcodes } })
-    answerIdleRequestCalls(vm.evm, sm, keccak)
-    writes.attach(vm)
+    const { common, world, options } = init
+    const window = new BlockWindow(options.window ?? CHAIN_DEFAULTS.window, (old) => world.evict(old.number))
+    const mining = await createMiningVM(common, world, window, common.customCrypto.keccak256 ?? keccak_256)
     const first = init.genesis ?? init.blocks[0]!
     const genesis = { hash: first.hash, timestamp: first.block.header.timestamp }
-    chain = new Chain({ common, accounts, world, clock, sm, vm, preimages, writes, options, genesis })
-    for (const record of init.blocks) chain.#push(record)
-    chain.#startTimer()
+    const chain = new Chain({ ...init, window, mining, genesis })
+    for (const record of init.blocks) chain.#miner.push(record)
+    chain.#miner.startTimer()
     return chain
   }
 
-  // --- the window --------------------------------------------------------------------------
+  // --- queries (queries.ts) -----------------------------------------------------------------
 
   get head(): BlockRecord {
-    return this.#ring[this.#ring.length - 1]!
+    return this.#window.head
   }
 
   /** The oldest block still in the window. */
   get oldest(): BlockRecord {
-    return this.#ring[0]!
+    return this.#window.oldest
   }
 
   blockByNumber(number: bigint): BlockRecord | undefined {
-    const index = Number(number - this.oldest.number)
-    return index >= 0 && index < this.#ring.length ? this.#ring[index] : undefined
+    return this.#window.byNumber(number)
   }
 
   blockByHash(hash: Uint8Array): BlockRecord | undefined {
-    return this.#byHash.get(bytesToUnprefixedHex(hash))
+    return this.#window.byHash(bytesToUnprefixedHex(hash))
   }
 
   /** Number of the block a tag names (`pending` names the head here; see `pendingBlock`). */
   tagNumber(tag: 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized'): bigint {
-    switch (tag) {
-      case 'latest':
-      case 'pending':
-        return this.head.number
-      case 'earliest':
-        return this.oldest.number
-      case 'safe':
-        return this.#lagged(this.safeLag)
-      case 'finalized':
-        return this.#lagged(this.finalizedLag)
-    }
-  }
-
-  // A method, not a closure in `tagNumber`: that runs on every state read, and the CLI bundle keeps
-  // names, which costs each closure a `defineProperty` per call.
-  #lagged(lag: number): bigint {
-    const n = this.head.number - BigInt(lag)
-    return n < this.oldest.number ? this.oldest.number : n
+    return this.#queries.tagNumber(tag)
   }
 
   /**
@@ -362,28 +212,17 @@ export class Chain {
    * head: `FutureBlockError`; an unknown hash: `UnknownBlockError`.
    */
   resolveBlock(ref: BlockRef): BlockRecord {
-    if (ref.kind === 'hash') {
-      const found = this.blockByHash(ref.hash)
-      if (found === undefined) throw new UnknownBlockError()
-      return found
-    }
-    const number = ref.kind === 'tag' ? this.tagNumber(ref.tag) : ref.number
-    if (number > this.head.number) throw new FutureBlockError(number)
-    const found = this.blockByNumber(number)
-    if (found === undefined) throw new BlockOutOfWindowError(number, this.oldest.number, this.head.number)
-    return found
+    return this.#queries.resolveBlock(ref)
   }
 
   /** The state as of a block reference; `pending` is the head plus the executable pool transactions. */
-  async stateAt(ref: BlockRef): Promise<StateReader> {
-    if (ref.kind === 'tag' && ref.tag === 'pending') return (await this.pendingBlock()).state
-    // By number, not "the head": a view stays on its block while later blocks are mined.
-    return this.#world.at(this.resolveBlock(ref).number)
+  stateAt(ref: BlockRef): Promise<StateReader> {
+    return this.#queries.stateAt(ref)
   }
 
   /** Synchronous state view for references other than `pending`. */
   stateAtBlock(record: BlockRecord): StateReader {
-    return record === this.head ? this.#world.head : this.#world.at(record.number)
+    return this.#queries.stateAtBlock(record)
   }
 
   /**
@@ -399,124 +238,87 @@ export class Chain {
     return this.#callGasCap()
   }
 
-  // --- transactions -------------------------------------------------------------------------
-
   /** A transaction by hash: pending, included in a block of the window, or unknown (undefined). */
   lookupTransaction(hash: Uint8Array): TxLookup | undefined {
-    const key = keyOf(hash)
-    const included = this.#txIndex.get(key)
-    if (included !== undefined) return { status: 'included', included }
-    const pending = this.#pool.get(key)
-    if (pending !== undefined) return { status: 'pending', pending }
-    return undefined
+    return this.#queries.lookupTransaction(hash)
   }
+
+  /** The non-zero slots of an account at a block of the window, each with how it was computed when the recorded preimages tell. */
+  storageSlots(address: Uint8Array, record: BlockRecord): StorageSlot[] {
+    return this.#queries.storageSlots(address, record)
+  }
+
+  /** The storage changes a block of the window made (system calls and test-control writes included). */
+  blockStorageChanges(record: BlockRecord): StorageChange[] {
+    return this.#queries.blockStorageChanges(record)
+  }
+
+  /** The storage changes an included transaction made; undefined when its block was imported rather than mined here. */
+  transactionStorageChanges(included: IncludedTx): StorageChange[] | undefined {
+    return this.#queries.transactionStorageChanges(included)
+  }
+
+  // --- the pool (transactions.ts) -----------------------------------------------------------
 
   /** Decodes, validates and pools a signed raw transaction; mines it at once in automine mode. */
   async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
-    const tx = decodeRawTransaction(raw, this.common, this.blockGasLimit)
-    return this.addTransaction(tx)
+    return this.addTransaction(this.#transactions.decode(raw))
   }
 
   /** Pools a decoded transaction (signed, or with an impersonated sender). */
   async addTransaction(tx: TypedTransaction, sender?: Address): Promise<Uint8Array> {
     return this.#exclusive(async () => {
-      const from = sender ?? tx.getSenderAddress()
-      const fromKey = bytesToUnprefixedHex(from.bytes)
-      const hash = tx.hash()
-      const hashKey = bytesToUnprefixedHex(hash)
-      checkAdmission(tx, from, {
-        blockGasLimit: this.blockGasLimit,
-        nextBaseFee: this.nextBaseFee(),
-        account: this.#world.head.account(fromKey),
-        existing: this.#pool.at(fromKey, tx.nonce),
-        known: this.#pool.get(hashKey) !== undefined || this.#txIndex.has(hashKey),
-      })
-      const entry: PendingTx = { tx, hash, from: from.bytes, seq: this.#pool.nextSeq() }
-      this.#pool.add(entry)
-      this.#pendingCache = undefined
+      const entry = this.#transactions.admit(tx, sender)
+      this.#miner.dropPending()
       for (const listener of this.#listeners.pending) listener(entry)
-      if (this.#mining.mode === 'auto') await this.#automine()
-      return hash
+      await this.#automine()
+      return entry.hash
     })
   }
 
   /** Removes a pending transaction; true if it was pending. */
   async dropTransaction(hash: Uint8Array): Promise<boolean> {
     return this.#exclusive(async () => {
-      this.#pendingCache = undefined
-      return this.#pool.remove(bytesToUnprefixedHex(hash))
+      this.#miner.dropPending()
+      return this.#transactions.drop(hash)
     })
   }
 
   /** The pool, split into executable and queued transactions per sender. */
   poolContent(): { executable: Map<string, PendingTx[]>; queued: Map<string, PendingTx[]> } {
-    return this.#pool.content(this.#nonceOf)
+    return this.#transactions.content()
   }
 
   /** The nonce the next transaction of `address` should carry, counting its executable pool transactions. */
   pendingNonce(address: Uint8Array): bigint {
-    const key = bytesToUnprefixedHex(address)
-    return this.#nonceOf(key) + BigInt(this.#pool.executableOf(key, this.#nonceOf).length)
+    return this.#transactions.pendingNonce(address)
   }
+
+  // --- mining (miner.ts) --------------------------------------------------------------------
 
   /** Base fee of the next block (undefined before London). */
   nextBaseFee(): bigint | undefined {
-    const header = this.head.block.header
-    if (!this.common.isActivatedEIP(1559)) return undefined
-    return this.#settings.nextBaseFee ?? header.calcNextBaseFee()
+    return this.#miner.nextBaseFee()
   }
 
   /** Gas limit of the blocks to come. */
   get blockGasLimit(): bigint {
-    return this.#settings.gasLimit
+    return this.#miner.settings.gasLimit
   }
 
   get blockSettings(): BlockSettings {
-    return this.#settings
+    return this.#miner.settings
   }
-
-  /**
-   * Changes what the blocks to come are built with (anvil's `evm_setBlockGasLimit`, `anvil_setCoinbase`,
-   * `anvil_setNextBlockBaseFeePerGas`). A next base fee needs EIP-1559 and holds for one block.
-   */
-  async setBlockSettings(changes: Partial<BlockSettings>): Promise<void> {
-    if (changes.gasLimit !== undefined && changes.gasLimit <= 0n) throw new InvalidInputError('block gas limit must be greater than 0')
-    if (changes.coinbase !== undefined && changes.coinbase.length !== 20) throw new InvalidInputError('coinbase must be a 20-byte address')
-    if (changes.nextBaseFee !== undefined && !this.common.isActivatedEIP(1559)) {
-      throw new InvalidInputError('a next block base fee needs EIP-1559 (London or later)')
-    }
-    await this.#exclusive(async () => {
-      this.#settings = { ...this.#settings, ...changes }
-      this.#pendingCache = undefined
-    })
-  }
-
-  /**
-   * Spaces every next block's timestamp `seconds` after its parent's (`undefined`: back to the
-   * clock); returns whether an interval was set before.
-   */
-  async setBlockTimestampInterval(seconds: bigint | undefined): Promise<boolean> {
-    return this.#exclusive(async () => {
-      const had = this.#clock.setInterval(seconds)
-      this.#pendingCache = undefined
-      return had
-    })
-  }
-
-  // --- mining -------------------------------------------------------------------------------
 
   get miningMode(): MiningMode {
-    return this.#mining
+    return this.#miner.mode
   }
 
   async setMiningMode(mode: MiningMode): Promise<void> {
-    if (mode.mode === 'interval' && (!Number.isFinite(mode.blockTimeMs) || mode.blockTimeMs <= 0)) {
-      throw new InvalidInputError('interval mining needs a block time above 0 ms')
-    }
+    checkMiningMode(mode)
     await this.#exclusive(async () => {
-      this.#mining = mode
-      this.#startTimer()
-      if (mode.mode === 'auto') await this.#automine()
+      this.#miner.setMode(mode)
+      await this.#automine()
     })
   }
 
@@ -526,197 +328,20 @@ export class Chain {
    */
   async mine(count = 1n, interval?: bigint): Promise<BlockRecord[]> {
     if (count < 0n) throw new InvalidInputError('block count cannot be negative')
-    return this.#exclusive(async () => {
-      const mined: BlockRecord[] = []
-      for (let i = 0n; i < count; i++) {
-        const record = await this.#mineBlock(this.#pool.ordered(this.#nonceOf, this.nextBaseFee()), interval)
-        // Only the last `window` blocks can be kept anyway: don't hold more in memory.
-        mined.push(record)
-        if (mined.length > this.window) mined.shift()
-      }
-      return mined
-    })
+    return this.#exclusive(() => this.#miner.mine(count, interval))
   }
-
-  #pendingCache: { head: Uint8Array; record: BlockRecord; state: StateReader } | undefined
 
   /**
    * The block the pool would make now, on top of the head (not part of the chain), with its state.
    * Built once and kept until the head or the pool changes.
    */
   async pendingBlock(): Promise<{ record: BlockRecord; state: StateReader }> {
-    const cached = this.#pendingCache
-    if (cached !== undefined && cached.head === this.head.hash) return cached
-    return this.#exclusive(async () => {
-      const sm = new RingStateManager(this.#world.head, { keccak: this.#keccak, computeRoot: (c) => this.#world.computeRoot(c) })
-      const vm = await createVM({ common: this.common, stateManager: sm, blockchain: this.#vm.blockchain })
-      const txs = this.#pool.ordered(this.#nonceOf, this.nextBaseFee())
-      const { block, senders, results } = await this.#build(vm, sm, txs, this.#clock.peek(this.head.block.header.timestamp))
-      const { transactions, logs } = buildIncluded(block, senders, results)
-      const record: BlockRecord = { block, hash: block.hash(), number: block.header.number, transactions, logs, size: block.serialize().length }
-      const state: StateReader = {
-        account: (a) => sm.accountRecord(a),
-        storage: (a, s) => sm.storageValue(a, s),
-        code: (h) => sm.codeOf(hexToBytes(`0x${h}`)),
-      }
-      const built = { head: this.head.hash, record, state }
-      this.#pendingCache = built
-      return built
-    }, false)
+    return this.#miner.cachedPending() ?? this.#exclusive(() => this.#miner.buildPending(), false)
   }
 
+  /** In automine mode, mines what the pool holds now. */
   async #automine(): Promise<void> {
-    for (;;) {
-      const next = this.#pool.ordered(this.#nonceOf, this.nextBaseFee())[0]
-      if (next === undefined) return
-      const before = this.#pool.size
-      await this.#mineBlock([next])
-      if (this.#pool.size === before) return // it could not be included: leave it pending
-    }
-  }
-
-  async #mineBlock(candidates: readonly PendingTx[], interval?: bigint): Promise<BlockRecord> {
-    const timestamp = this.#clock.next(this.head.block.header.timestamp, interval)
-    this.#sm.reset(this.#world.head)
-    this.#preimages.discard()
-    this.#writes.discard()
-    const { block, senders, results, included, dropped } = await this.#build(this.#vm, this.#sm, candidates, timestamp)
-    // A base fee set for the next block was that block's alone.
-    if (this.#settings.nextBaseFee !== undefined) this.#settings = { ...this.#settings, nextBaseFee: undefined }
-    const computed = await this.#sm.computeRoot()
-    await this.#world.commit(this.#sm.changes, computed, block.header.number)
-    this.#preimages.commit(block.header.number, this.#world.changedSlots(block.header.number))
-    this.#sm.reset()
-    for (const entry of [...included, ...dropped]) this.#pool.remove(bytesToUnprefixedHex(entry.hash))
-    const { transactions, logs } = buildIncluded(block, senders, results)
-    const record: BlockRecord = { block, hash: block.hash(), number: block.header.number, transactions, logs, size: block.serialize().length }
-    this.#writes.finishBlock(record)
-    this.#push(record)
-    this.#pool.prune(this.#nonceOf)
-    this.#pendingCache = undefined
-    for (const listener of this.#listeners.block) listener(record)
-    return record
-  }
-
-  /** Runs `candidates` into a new block on `vm`; skips those that cannot run now. */
-  async #build(vm: VM, sm: RingStateManager, candidates: readonly PendingTx[], timestamp: bigint) {
-    const parent = this.head.block
-    const headerData: Record<string, unknown> = {
-      number: parent.header.number + 1n,
-      timestamp,
-      gasLimit: this.#settings.gasLimit,
-      coinbase: new Address(this.#settings.coinbase),
-    }
-    if (this.#settings.nextBaseFee !== undefined && this.common.isActivatedEIP(1559)) headerData.baseFeePerGas = this.#settings.nextBaseFee
-    if (this.common.consensusType() === 'pos') headerData.mixHash = this.#keccak(parent.hash())
-    else headerData.difficulty = parent.header.difficulty
-    if (this.common.isActivatedEIP(4788)) headerData.parentBeaconBlockRoot = ZERO32
-    const builder = await startBlock(vm, {
-      parentBlock: parent,
-      headerData,
-      ...(this.common.isActivatedEIP(4895) ? { withdrawals: [] } : {}),
-      blockOpts: { putBlockIntoBlockchain: false, common: this.common },
-    })
-    const senders: Uint8Array[] = []
-    const results: RunTxResult[] = []
-    const included: PendingTx[] = []
-    const dropped: PendingTx[] = []
-    const baseFee = this.nextBaseFee()
-    const blocked = new Set<string>()
-    for (const entry of candidates) {
-      const from = bytesToUnprefixedHex(entry.from)
-      if (blocked.has(from)) continue
-      const tx = entry.tx
-      const account = sm.accountRecord(from)
-      const skip =
-        tx.gasLimit > this.blockGasLimit - builder.gasUsed ||
-        (account?.nonce ?? 0n) !== tx.nonce ||
-        (baseFee !== undefined && ('maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice) < baseFee) ||
-        (account?.balance ?? 0n) < upfrontCost(tx)
-      if (skip) {
-        // A sender's later nonces cannot run before this one.
-        blocked.add(from)
-        continue
-      }
-      try {
-        const result = await builder.addTransaction(tx, { skipHardForkValidation: true })
-        results.push(result)
-        senders.push(entry.from)
-        included.push(entry)
-      } catch (e) {
-        blocked.add(from)
-        if (/blob gas limit|remaining gas/.test((e as Error).message)) continue
-        dropped.push(entry)
-        this.#logger.error(`dropped transaction 0x${bytesToUnprefixedHex(entry.hash)}: ${(e as Error).message}`)
-      }
-    }
-    const { block } = await builder.build()
-    return { block, senders, results, included, dropped }
-  }
-
-  #push(record: BlockRecord): void {
-    this.#ring.push(record)
-    this.#byHash.set(bytesToUnprefixedHex(record.hash), record)
-    for (const included of record.transactions) this.#txIndex.set(bytesToUnprefixedHex(included.hash), included)
-    this.#recentHashes.set(record.number, record.hash)
-    this.#recentHashes.delete(record.number - 256n)
-    while (this.#ring.length > this.window) {
-      const old = this.#ring.shift()!
-      this.#byHash.delete(bytesToUnprefixedHex(old.hash))
-      for (const included of old.transactions) this.#txIndex.delete(bytesToUnprefixedHex(included.hash))
-      this.#world.evict(old.number)
-    }
-    const oldest = this.oldest.number
-    this.#preimages.sweep({ oldest, head: this.#world.head.storage, atOldest: (a, s) => this.#world.storageAt(a, s, oldest) })
-  }
-
-  #nonceOf = (sender: string): bigint => this.#world.head.account(sender)?.nonce ?? 0n
-
-  #startTimer(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer)
-    this.#timer = undefined
-    if (this.#mining.mode !== 'interval' || this.#closed) return
-    this.#timer = setInterval(() => {
-      this.mine(1n).catch((e: unknown) => this.#logger.error(`interval mining failed: ${(e as Error).message}`))
-      // Node runs a longer delay than 2^31-1 ms (24.8 days) after 1 ms instead: cap it, never shorten it.
-    }, Math.min(this.#mining.blockTimeMs, MAX_TIMER_MS))
-    // A closing process must never wait for the next block.
-    this.#timer.unref()
-  }
-
-  // --- storage inspection -------------------------------------------------------------------
-
-  /** The non-zero slots of an account at a block of the window, each with how it was computed when the recorded preimages tell. */
-  storageSlots(address: Uint8Array, record: BlockRecord): StorageSlot[] {
-    const key = bytesToUnprefixedHex(address)
-    return [...accountSlots(this.#world, key, record.number, this.head.number)].map(([slot, value]) => ({ slot, value, derivation: this.#preimages.derivation(key, slot) }))
-  }
-
-  /** The storage changes a block of the window made (system calls and test-control writes included). */
-  blockStorageChanges(record: BlockRecord): StorageChange[] {
-    return blockChanges(this.#world, record.number).map((w) => this.#named(w))
-  }
-
-  /** The storage changes an included transaction made; undefined when its block was imported rather than mined here. */
-  transactionStorageChanges(included: IncludedTx): StorageChange[] | undefined {
-    const record = this.blockByNumber(included.blockNumber)
-    return record === undefined ? undefined : this.#writes.writesOf(record, included.index)?.map((w) => this.#named(w))
-  }
-
-  #named(write: StorageWrite): StorageChange {
-    return { ...write, derivation: this.#preimages.derivation(write.address, write.slot) }
-  }
-
-  // --- time ---------------------------------------------------------------------------------
-
-  /** Moves time forward; returns the total offset in seconds. */
-  async increaseTime(seconds: bigint): Promise<bigint> {
-    return this.#exclusive(async () => this.#clock.increaseTime(seconds))
-  }
-
-  /** The next block gets exactly `timestamp`. */
-  async setNextBlockTimestamp(timestamp: bigint): Promise<void> {
-    await this.#exclusive(async () => this.#clock.setNextTimestamp(timestamp, this.head.block.header.timestamp))
+    if (this.#miner.mode.mode === 'auto') await this.#miner.automine()
   }
 
   // --- calls --------------------------------------------------------------------------------
@@ -870,85 +495,79 @@ export class Chain {
     return { execResult: result.execResult, intrinsic }
   }
 
-  // --- test control -------------------------------------------------------------------------
+
+  // --- controls (controls.ts) ---------------------------------------------------------------
 
   async setBalance(address: Uint8Array, balance: bigint): Promise<void> {
-    await this.#modify(address, (a) => ({ ...a, balance }))
+    await this.#edit(address, { update: (a) => ({ ...a, balance }) })
   }
 
   async setNonce(address: Uint8Array, nonce: bigint): Promise<void> {
-    await this.#modify(address, (a) => ({ ...a, nonce }))
+    await this.#edit(address, { update: (a) => ({ ...a, nonce }) })
   }
 
   async setCode(address: Uint8Array, code: Uint8Array): Promise<void> {
-    const codeHash = code.length === 0 ? KECCAK256_NULL : this.#keccak(code)
-    await this.#modify(address, (a) => ({ ...a, codeHash, codeSize: code.length }), (c) => c.code.set(bytesToUnprefixedHex(codeHash), code))
+    await this.#edit(address, codeEdit(code, this.#keccak))
   }
 
   /** Writes a 32-byte word at `slot` (the value is left-padded to 32 bytes). */
   async setStorageAt(address: Uint8Array, slot: Uint8Array, value: Uint8Array): Promise<void> {
-    await this.#modify(address, (a) => a, (c) => {
-      c.storage.set(bytesToUnprefixedHex(address), new Map([[bytesToUnprefixedHex(setLengthLeft(slot, 32)), unpadBytes(value)]]))
-    })
+    await this.#edit(address, storageEdit(address, slot, value))
   }
 
   /** Changes the head state in place (as anvil and Hardhat do), keeping reads at older blocks right. */
-  async #modify(address: Uint8Array, update: (a: AccountRecord) => AccountRecord, extra?: (c: StateChanges) => void): Promise<void> {
+  async #edit(address: Uint8Array, edit: AccountEdit): Promise<void> {
     await this.#exclusive(async () => {
-      const key = bytesToUnprefixedHex(address)
-      const changes = emptyChanges()
-      changes.accounts.set(key, update(this.#world.head.account(key) ?? newAccount()))
-      extra?.(changes)
-      const computed = await this.#world.computeRoot(changes)
-      await this.#world.commit(changes, computed, this.head.number)
-      this.#pendingCache = undefined
-      if (this.#mining.mode === 'auto') await this.#automine()
+      await editHead(this.#world, this.head.number, address, edit)
+      this.#miner.dropPending()
+      await this.#automine()
     })
   }
 
-  // --- snapshots ----------------------------------------------------------------------------
+  /**
+   * Changes what the blocks to come are built with (anvil's `evm_setBlockGasLimit`, `anvil_setCoinbase`,
+   * `anvil_setNextBlockBaseFeePerGas`). A next base fee needs EIP-1559 and holds for one block.
+   */
+  async setBlockSettings(changes: Partial<BlockSettings>): Promise<void> {
+    checkBlockSettings(this.common, changes)
+    await this.#exclusive(async () => this.#miner.changeSettings(changes))
+  }
+
+  /**
+   * Spaces every next block's timestamp `seconds` after its parent's (`undefined`: back to the
+   * clock); returns whether an interval was set before.
+   */
+  async setBlockTimestampInterval(seconds: bigint | undefined): Promise<boolean> {
+    return this.#exclusive(async () => {
+      const had = this.#clock.setInterval(seconds)
+      this.#miner.dropPending()
+      return had
+    })
+  }
+
+  /** Moves time forward; returns the total offset in seconds. */
+  async increaseTime(seconds: bigint): Promise<bigint> {
+    return this.#exclusive(async () => this.#clock.increaseTime(seconds))
+  }
+
+  /** The next block gets exactly `timestamp`. */
+  async setNextBlockTimestamp(timestamp: bigint): Promise<void> {
+    await this.#exclusive(async () => this.#clock.setNextTimestamp(timestamp, this.head.block.header.timestamp))
+  }
+
+  // --- snapshots (snapshots.ts) -------------------------------------------------------------
 
   /** Takes a snapshot of the whole chain; returns its id. */
   async snapshot(): Promise<number> {
-    return this.#exclusive(async () => {
-      // Nothing changed since the last snapshot (a test fixture's snapshot-test-revert loop): the
-      // same id names the same chain, and memory does not grow with the number of tests.
-      const last = this.#snapshots.get(this.#nextSnapshotId - 1)
-      if (last !== undefined && last.version === this.#version) return this.#nextSnapshotId - 1
-      const id = this.#nextSnapshotId++
-      this.#snapshots.set(id, {
-        version: this.#version,
-        world: this.#world.snapshot(),
-        ring: [...this.#ring],
-        pool: this.#pool.snapshot(),
-        clock: this.#clock.state(),
-        mining: this.#mining,
-        settings: this.#settings,
-        recentHashes: new Map(this.#recentHashes),
-        preimages: this.#preimages.snapshot(),
-      })
-      return id
-    }, false)
+    return this.#exclusive(async () => this.#snapshots.take(this.#version), false)
   }
 
   /** Puts the whole chain back as it was at snapshot `id`; false if there is no such snapshot. The snapshot stays usable. */
   async revert(id: number): Promise<boolean> {
     return this.#exclusive(async () => {
-      const snapshot = this.#snapshots.get(id)
-      if (snapshot === undefined) return false
-      await this.#world.restore(snapshot.world)
-      this.#ring = [...snapshot.ring]
-      this.#byHash = new Map(this.#ring.map((r) => [bytesToUnprefixedHex(r.hash), r]))
-      this.#txIndex = new Map(this.#ring.flatMap((r) => r.transactions.map((t) => [bytesToUnprefixedHex(t.hash), t] as const)))
-      this.#recentHashes = new Map(snapshot.recentHashes)
-      this.#preimages.restore(snapshot.preimages)
-      this.#pool.restore(snapshot.pool)
-      this.#clock.restore(snapshot.clock)
-      this.#mining = snapshot.mining
-      this.#settings = snapshot.settings
-      this.#pendingCache = undefined
-      this.#startTimer()
-      this.#version = snapshot.version
+      const version = await this.#snapshots.revert(id)
+      if (version === undefined) return false
+      this.#version = version
       return true
     }, false)
   }
@@ -964,8 +583,7 @@ export class Chain {
   /** Stops interval mining; idempotent. Pending operations finish. */
   async close(): Promise<void> {
     this.#closed = true
-    if (this.#timer !== undefined) clearInterval(this.#timer)
-    this.#timer = undefined
+    this.#miner.stop()
     await this.#queue.catch(() => {})
   }
 
@@ -1004,17 +622,6 @@ async function delegate(sm: RingStateManager, authorization: EOACode7702Authoriz
   const updated = (await sm.getAccount(authority)) ?? new Account()
   updated.nonce = account.nonce + 1n
   await sm.putAccount(authority, updated)
-}
-
-/** Funds nothing, but puts the system contracts a fork needs at genesis, as geth's dev genesis does. */
-function addSystemContracts(alloc: StateChanges, common: Common): void {
-  for (const contract of SYSTEM_CONTRACTS) {
-    if (!common.gteHardfork(contract.fork)) continue
-    const code = hexToBytes(contract.code as `0x${string}`)
-    const codeHash = keccak_256(code)
-    alloc.code.set(bytesToUnprefixedHex(codeHash), code)
-    alloc.accounts.set(contract.address.slice(2), { ...newAccount({ nonce: 1n }), codeHash, codeSize: code.length })
-  }
 }
 
 function callError(error: string, returnValue: Uint8Array): Error {

@@ -1,6 +1,7 @@
 /**
- * Chain configuration and genesis: the fork rules (an ethereumjs `Common`), the dev accounts derived
- * from the mnemonic, and the genesis block and state. Same options, same genesis, every time.
+ * Chain configuration and genesis: the options a chain is created with, the fork rules (an
+ * ethereumjs `Common`), the dev accounts derived from the mnemonic, and the genesis block and state.
+ * Same options, same genesis, every time.
  *
  * Leaves to others: execution and mining (`chain.ts`), storing state (`state.ts`).
  */
@@ -10,12 +11,15 @@ import { Common, Hardfork, Mainnet, type CustomCrypto, type ParamsDict } from '@
 import { paramsEVM } from '@ethereumjs/evm'
 import { paramsTx } from '@ethereumjs/tx'
 import { paramsVM } from '@ethereumjs/vm'
-import { bytesToUnprefixedHex } from '@ethereumjs/util'
+import { bytesToUnprefixedHex, hexToBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { wordlist } from '@scure/bip39/wordlists/english'
 import { secp256k1PublicKey } from './crypto.js'
+import { Clock, DETERMINISTIC_GENESIS_TIMESTAMP } from './clock.js'
 import { InvalidInputError } from './errors.js'
-import { newAccount, type StateChanges, emptyChanges } from './state.js'
+import { WorldState, newAccount, type StateChanges, emptyChanges } from './state.js'
+import { SYSTEM_CONTRACTS } from './systemContracts.js'
+import type { BlockRecord, MiningMode } from './types.js'
 
 /** The well-known test mnemonic of Hardhat, anvil and Foundry: their fixtures' addresses work here. */
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk'
@@ -183,6 +187,17 @@ export function devAlloc(accounts: readonly DevAccount[], balance: bigint): Stat
   return changes
 }
 
+/** Funds nothing, but puts the system contracts a fork needs at genesis, as geth's dev genesis does. */
+export function addSystemContracts(alloc: StateChanges, common: Common): void {
+  for (const contract of SYSTEM_CONTRACTS) {
+    if (!common.gteHardfork(contract.fork)) continue
+    const code = hexToBytes(contract.code as `0x${string}`)
+    const codeHash = keccak_256(code)
+    alloc.code.set(bytesToUnprefixedHex(codeHash), code)
+    alloc.accounts.set(contract.address.slice(2), { ...newAccount({ nonce: 1n }), codeHash, codeSize: code.length })
+  }
+}
+
 /** The genesis block of a dev chain, given its state root. */
 export function devGenesisBlock(common: Common, options: { stateRoot: Uint8Array; gasLimit: bigint; baseFee: bigint; timestamp: bigint }): Block {
   const header: Record<string, unknown> = {
@@ -203,4 +218,83 @@ export function devGenesisBlock(common: Common, options: { stateRoot: Uint8Array
   if (common.isActivatedEIP(4895)) header.withdrawalsRoot = undefined
   if (common.isActivatedEIP(7685)) header.requestsHash = createHash('sha256').update(new Uint8Array(0)).digest()
   return createBlock({ header, ...(common.isActivatedEIP(4895) ? { withdrawals: [] } : {}) }, { common, skipConsensusFormatValidation: true })
+}
+
+/** Options of a chain. Every field has a default; the same options always give the same genesis. */
+export interface ChainOptions {
+  /** Chain id. Default 31337. */
+  chainId?: bigint
+  /** Fork rules, from `chainstart` (alias `frontier`) to the newest. Default: the newest mainnet fork ethereumjs supports. */
+  hardfork?: string
+  /** Gas limit of every block. Default 30,000,000. */
+  blockGasLimit?: bigint
+  /** Base fee of the genesis block (EIP-1559 forks). Default 1 gwei. */
+  baseFee?: bigint
+  /** BIP-39 mnemonic of the dev accounts. Default `test test … junk`. */
+  mnemonic?: string
+  /** Number of dev accounts. Default 10. */
+  accounts?: number
+  /** Balance of each dev account, in wei. Default 10,000 ETH. */
+  balance?: bigint
+  /** Number of blocks kept (the window). Default 128. */
+  window?: number
+  /** How far `safe` lags the head. Default 32. */
+  safeLag?: number
+  /** How far `finalized` lags the head. Default 64. */
+  finalizedLag?: number
+  /** Mining mode at start. Default automine. */
+  mining?: MiningMode
+  /** Fixed genesis timestamp and 12 s per block, so the same inputs give the same hashes. Default false (wall clock). */
+  deterministic?: boolean | { genesisTimestamp?: bigint; blockTime?: bigint }
+  /** Fee recipient of mined blocks. Default the zero address. */
+  coinbase?: Uint8Array
+  /** Crypto given to ethereumjs (native secp256k1, KZG). */
+  customCrypto?: import('@ethereumjs/common').CustomCrypto
+  /** Where mining errors are reported. Default: stderr. */
+  logger?: { error(message: string): void }
+}
+
+/** The default of each option a chain is created with. */
+export const CHAIN_DEFAULTS = {
+  chainId: 31337n,
+  blockGasLimit: 30_000_000n,
+  baseFee: 1_000_000_000n,
+  accounts: 10,
+  balance: 10_000n * 10n ** 18n,
+  window: 128,
+  safeLag: 32,
+  finalizedLag: 64,
+}
+
+/** The parts of a new dev chain: genesis with funded dev accounts and the system contracts its fork needs. */
+export async function createDevGenesis(options: ChainOptions): Promise<{ common: Common; accounts: DevAccount[]; world: WorldState; clock: Clock; blocks: BlockRecord[] }> {
+  const window = options.window ?? CHAIN_DEFAULTS.window
+  if (!Number.isInteger(window) || window < 1) throw new InvalidInputError('window must be a positive integer')
+  const common = createDevCommon({
+    chainId: options.chainId ?? CHAIN_DEFAULTS.chainId,
+    hardfork: options.hardfork ?? DEFAULT_HARDFORK,
+    ...(options.customCrypto === undefined ? {} : { customCrypto: options.customCrypto }),
+  })
+  const accounts = deriveAccounts(options.mnemonic ?? DEFAULT_MNEMONIC, options.accounts ?? CHAIN_DEFAULTS.accounts)
+  const deterministic = options.deterministic
+  const clock = new Clock(
+    deterministic === undefined || deterministic === false
+      ? undefined
+      : {
+          genesisTimestamp: (deterministic === true ? undefined : deterministic.genesisTimestamp) ?? DETERMINISTIC_GENESIS_TIMESTAMP,
+          blockTime: (deterministic === true ? undefined : deterministic.blockTime) ?? 12n,
+        },
+  )
+  const world = new WorldState(common)
+  const alloc = devAlloc(accounts, options.balance ?? CHAIN_DEFAULTS.balance)
+  addSystemContracts(alloc, common)
+  await world.commitGenesis(alloc)
+  const genesis = devGenesisBlock(common, {
+    stateRoot: world.root,
+    gasLimit: options.blockGasLimit ?? CHAIN_DEFAULTS.blockGasLimit,
+    baseFee: options.baseFee ?? CHAIN_DEFAULTS.baseFee,
+    timestamp: clock.genesisTimestamp(),
+  })
+  const record: BlockRecord = { block: genesis, hash: genesis.hash(), number: 0n, transactions: [], logs: [], size: genesis.serialize().length }
+  return { common, accounts, world, clock, blocks: [record] }
 }

@@ -13,8 +13,8 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP, bytesToBigInt, createAccountFromRLP, equalsBytes, unprefixedHexToBytes } from '@ethereumjs/util'
-import { encodeAccount, keyOf, type Tries } from './state.js'
-import { trieDelete, trieGet, trieProof, trieRoot, trieSet, type NibblePath } from './trie.js'
+import { encodeAccount, keyOf } from './encoding.js'
+import { trieDelete, trieGet, trieProof, trieRoot, trieSet, type NibblePath, type Tries } from './trie.js'
 import type { AccountRecord } from './types.js'
 
 /** An account's fields as its trie leaf holds them. */

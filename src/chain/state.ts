@@ -6,7 +6,9 @@
  * plus a short binary search, whatever the block's age), committing a block's net changes, evicting
  * a block's history, computing state roots, and keeping memory flat.
  * Leaves to others: execution (`stateManager.ts` journals the VM's writes and hands the net changes
- * here), which blocks are in the window (`chain.ts` tells us when one leaves).
+ * here), which blocks are in the window (the chain tells us when one leaves), the shapes of the
+history and its snapshot copies (`stateHistory.ts`), keys and leaf encodings (`encoding.ts`),
+proofs (`proofs.ts`).
  *
  * Why this shape: ethereumjs's Merkle state keeps every trie node of every block forever. Like a
  * near-head geth (head state plus one diff layer per block), we keep the head state flat and, per
@@ -18,27 +20,15 @@
  * handed out as Uint8Arrays.
  */
 import { RLP } from '@ethereumjs/rlp'
-import { Account, KECCAK256_NULL, KECCAK256_RLP, bytesToUnprefixedHex } from '@ethereumjs/util'
+import { KECCAK256_NULL, KECCAK256_RLP, bytesToUnprefixedHex } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import { encodeAccount, equal, keyOf, sameAccount } from './encoding.js'
 import { fromLatin1, toLatin1, type Latin1 } from './latin1.js'
 import { buildProof, type AccountProof, type ProofSource } from './proofs.js'
-import { trieDelete, trieNodeCount, trieRoot, trieSet, type NibblePath, type TrieNode } from './trie.js'
+import { cloneSnapshot, dropOldest, firstAfter, type BlockKeys, type Change, type WorldStateSnapshot } from './stateHistory.js'
+import { trieDelete, trieNodeCount, trieRoot, trieSet, type NibblePath, type TrieNode, type Tries } from './trie.js'
 import type { AccountRecord } from './types.js'
-
-type HexSlice = (this: Uint8Array, start: number, end: number) => string
-// Node's native hex encoder, which Buffer#toString('hex') calls: it takes any Uint8Array.
-const hexSlice = (Buffer.prototype as unknown as { hexSlice?: HexSlice }).hexSlice
-
-/**
- * The map key of some bytes (an address, a slot, a hash): lowercase hex without `0x`, as every key
- * of the state is. Encoded natively into a flat string: one built two digits at a time (what
- * `bytesToUnprefixedHex` does) is a rope of 32 pieces that every map lookup must first copy flat.
- */
-export const keyOf: (bytes: Uint8Array) => string =
-  typeof hexSlice === 'function'
-    ? (bytes) => hexSlice.call(bytes, 0, bytes.length)
-    : (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
 
 /** A zero storage value: slots hold their value without leading zeros, so zero is empty. */
 export const EMPTY = new Uint8Array(0)
@@ -75,37 +65,6 @@ export interface ComputedRoot {
   readonly tries: Tries
   /** The head's tries they were computed on. */
   readonly base: Tries
-}
-
-/** An account trie and the storage tries of its accounts (absent: no storage). */
-export interface Tries {
-  readonly accounts: TrieNode | undefined
-  readonly storage: ReadonlyMap<string, TrieNode>
-}
-
-interface Change<T> {
-  readonly block: bigint
-  /** The value before `block` changed it. */
-  readonly before: T
-}
-
-/** What one block changed, so that its history can leave with it. */
-interface BlockKeys {
-  readonly accounts: string[]
-  readonly storage: string[]
-}
-
-/** Everything needed to put the world state back as it was. */
-export interface WorldStateSnapshot {
-  readonly accounts: Map<string, AccountRecord>
-  readonly storage: Map<string, Map<string, Latin1>>
-  readonly code: Map<string, Uint8Array>
-  readonly accountHistory: Map<string, Change<AccountRecord | undefined>[]>
-  readonly storageHistory: Map<string, Map<string, Change<Latin1>[]>>
-  readonly byBlock: Map<bigint, BlockKeys>
-  readonly root: Uint8Array
-  /** Immutable: shared with the live state, never copied. */
-  readonly tries: Tries
 }
 
 const EMPTY_CODE_HASH = bytesToUnprefixedHex(KECCAK256_NULL)
@@ -483,69 +442,9 @@ class BlockState implements StateReader {
   }
 }
 
-function copyStorageHistory(history: Map<string, Map<string, Change<Latin1>[]>>): Map<string, Map<string, Change<Latin1>[]>> {
-  return new Map([...history].map(([address, slots]) => [address, new Map([...slots].map(([slot, changes]) => [slot, [...changes]]))]))
-}
-
 /** A slot value handed out: zero (absent or empty) is the shared `EMPTY`, which no reader writes to. */
 function bytesOf(value: Latin1 | undefined): Uint8Array {
   return value === undefined || value.length === 0 ? EMPTY : fromLatin1(value)
-}
-
-/** The first change made after block `number`: its `before` is the value at `number`. */
-function firstAfter<T>(changes: readonly Change<T>[], number: bigint): Change<T> | undefined {
-  let lo = 0
-  let hi = changes.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (changes[mid]!.block > number) hi = mid
-    else lo = mid + 1
-  }
-  return changes[lo]
-}
-
-function dropOldest<T>(history: Map<string, Change<T>[]>, keys: readonly string[], block: bigint): void {
-  for (const key of keys) {
-    const changes = history.get(key)
-    if (changes === undefined) continue
-    let n = 0
-    while (n < changes.length && changes[n]!.block <= block) n++
-    if (n === changes.length) history.delete(key)
-    else if (n > 0) changes.splice(0, n)
-  }
-}
-
-function cloneSnapshot(s: WorldStateSnapshot): WorldStateSnapshot {
-  return {
-    accounts: new Map(s.accounts),
-    storage: new Map([...s.storage].map(([a, slots]) => [a, new Map(slots)])),
-    code: new Map(s.code),
-    accountHistory: new Map([...s.accountHistory].map(([k, v]) => [k, [...v]])),
-    storageHistory: copyStorageHistory(s.storageHistory),
-    byBlock: new Map([...s.byBlock].map(([b, k]) => [b, { accounts: [...k.accounts], storage: [...k.storage] }])),
-    root: s.root,
-    tries: s.tries,
-  }
-}
-
-export function encodeAccount(record: AccountRecord): Uint8Array {
-  return new Account(record.nonce, record.balance, record.storageRoot, record.codeHash).serialize()
-}
-
-function sameAccount(a: AccountRecord, b: AccountRecord): boolean {
-  return (
-    a.nonce === b.nonce &&
-    a.balance === b.balance &&
-    equal(a.codeHash, b.codeHash) &&
-    equal(a.storageRoot, b.storageRoot)
-  )
-}
-
-export function equal(a: Uint8Array, b: Uint8Array): boolean {
-  if (a === b) return true
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
 }
 
 /** A new account record with no code and no storage. */

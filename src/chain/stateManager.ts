@@ -20,7 +20,8 @@ import {
   type Address,
 } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { EMPTY, emptyChanges, keyOf, type ComputedRoot, type StateChanges, type StateReader } from './state.js'
+import { keyOf } from './encoding.js'
+import { EMPTY, emptyChanges, type ComputedRoot, type StateChanges, type StateReader } from './state.js'
 import type { AccountRecord } from './types.js'
 
 type Keccak = (data: Uint8Array) => Uint8Array

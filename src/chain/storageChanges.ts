@@ -13,8 +13,9 @@
 import type { Common } from '@ethereumjs/common'
 import { bytesToUnprefixedHex } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
+import { equal } from './encoding.js'
 import { wrapOpcode } from './preimages.js'
-import { equal, type WorldState } from './state.js'
+import type { WorldState } from './state.js'
 import type { BlockRecord } from './types.js'
 
 /** One slot a transaction changed; values without leading zeros (empty = zero), as the state keeps them. */

@@ -4,7 +4,7 @@
  * them Prague blocks cannot be built (the request contracts are called at the end of every block).
  */
 import { equalsBytes } from '@ethereumjs/util'
-import { keyOf } from './state.js'
+import { keyOf } from './encoding.js'
 
 export interface SystemContract {
   readonly address: string

@@ -28,6 +28,12 @@ export type NibblePath = string
 /** Bytes as a latin1 string, one char per byte: the compact form nodes keep (see the header). */
 type Bytes = Latin1
 
+/** An account trie and the storage tries of its accounts (absent: no storage). */
+export interface Tries {
+  readonly accounts: TrieNode | undefined
+  readonly storage: ReadonlyMap<string, TrieNode>
+}
+
 /** A node: immutable once made. `ref` is its hash, or its encoding when under 32 bytes, once computed. */
 export type TrieNode = Leaf | Extension | Branch
 

@@ -16,7 +16,8 @@ import {
 import { Address, bytesToUnprefixedHex, equalsBytes, toChecksumAddress } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { Chain } from '../chain/chain.js'
-import { keyOf, type StateReader } from '../chain/state.js'
+import { keyOf } from '../chain/encoding.js'
+import type { StateReader } from '../chain/state.js'
 import {
   BlockOutOfWindowError,
   ExecutionFailedError,

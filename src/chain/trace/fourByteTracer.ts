@@ -3,7 +3,7 @@
  * keyed by selector and calldata size (`0x…-size`); creations and precompiles are left out.
  */
 import type { Message } from '@ethereumjs/evm'
-import { keyOf } from '../state.js'
+import { keyOf } from '../encoding.js'
 import { frameOf } from './frames.js'
 import type { Tracer, TxStart } from './tracer.js'
 

@@ -7,7 +7,7 @@
  */
 import type { InterpreterStep } from '@ethereumjs/evm'
 import { KECCAK256_NULL, bigIntToBytes, bigIntToUnpaddedBytes, generateAddress, generateAddress2, setLengthLeft } from '@ethereumjs/util'
-import { keyOf } from '../state.js'
+import { keyOf } from '../encoding.js'
 import type { RingStateManager } from '../stateManager.js'
 import type { Tracer, TxEnd, TxStart } from './tracer.js'
 

@@ -7,7 +7,7 @@
  * error). Leaves `limit` (a size in JSON bytes) to the formatter, which writes the JSON.
  */
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
-import { keyOf } from '../state.js'
+import { keyOf } from '../encoding.js'
 import type { Tracer, TxEnd, TxStart } from './tracer.js'
 import { gethErrorMessage, isRevert } from './vmErrors.js'
 import type { RingStateManager } from '../stateManager.js'

@@ -1,0 +1,335 @@
+/**
+ * Block production: the VM blocks are mined on, the mining mode and its interval timer, what the
+ * next blocks are built with, and the pending block.
+ *
+ * Owns: building a block from pool candidates (skipping those that cannot run now), committing its
+ * state, pushing it into the window, automining, and the pending block (built on a scratch VM,
+ * kept until the head or the pool changes).
+ * Leaves to others: running one operation at a time and telling listeners (`chain.ts`), which
+ * transactions the pool offers (`pool.ts`), the window's indexes (`window.ts`), the state (`state.ts`).
+ */
+import type { Block } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import { Address, bytesToUnprefixedHex, hexToBytes } from '@ethereumjs/util'
+import { createVM, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { startBlock } from './builder.js'
+import type { Clock } from './clock.js'
+import type { TxPool } from './pool.js'
+import { PreimageStore } from './preimages.js'
+import { buildIncluded } from './receipts.js'
+import type { StateReader, WorldState } from './state.js'
+import { RingStateManager } from './stateManager.js'
+import { StorageWriteRecorder } from './storageChanges.js'
+import { answerIdleRequestCalls } from './systemContracts.js'
+import type { BlockRecord, MiningMode, PendingTx } from './types.js'
+import { upfrontCost } from './validate.js'
+import type { BlockWindow } from './window.js'
+
+/** What the blocks to come are built with. Test controls change it; a snapshot keeps it. */
+export interface BlockSettings {
+  /** Gas limit of every block from the next one on. */
+  readonly gasLimit: bigint
+  /** Fee recipient of every block from the next one on. */
+  readonly coinbase: Uint8Array
+  /** Base fee of the next block only, in place of the one its parent implies (anvil_setNextBlockBaseFeePerGas). */
+  readonly nextBaseFee: bigint | undefined
+}
+
+/** What a snapshot of the miner keeps. */
+export interface MinerState {
+  readonly mining: MiningMode
+  readonly settings: BlockSettings
+}
+
+/** The VM blocks are mined on, its journal over the head state, and what it records for storage inspection. */
+export interface MiningVM {
+  readonly vm: VM
+  readonly sm: RingStateManager
+  readonly preimages: PreimageStore
+  readonly writes: StorageWriteRecorder
+}
+
+const ZERO32 = new Uint8Array(32)
+/** The longest delay a Node timer takes as it is. */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+/** Creates the mining VM; BLOCKHASH reads the window's recent hashes. */
+export async function createMiningVM(common: Common, world: WorldState, window: BlockWindow, keccak: (data: Uint8Array) => Uint8Array): Promise<MiningVM> {
+  const sm = new RingStateManager(world.head, { keccak, computeRoot: (c) => world.computeRoot(c) })
+  const blockchain = {
+    getBlock: async (number: number) => {
+      const hash = window.recentHash(BigInt(number))
+      return { hash: () => hash ?? ZERO32 }
+    },
+    putBlock: async () => {},
+    shallowCopy() {
+      return this
+    },
+  }
+  // The mining VM records what KECCAK256 hashes and what SSTORE writes (storage inspection); calls run without.
+  const preimages = new PreimageStore()
+  const writes = new StorageWriteRecorder((address, slot) => sm.storageValue(address, slot))
+  const customOpcodes = [preimages.opcode(common), writes.opcode(common)]
+  const vm = await createVM({ common, stateManager: sm, blockchain: blockchain as never, evmOpts: { customOpcodes } })
+  answerIdleRequestCalls(vm.evm, sm, keccak)
+  writes.attach(vm)
+  return { vm, sm, preimages, writes }
+}
+
+export class Miner {
+  readonly #common: Common
+  readonly #world: WorldState
+  readonly #pool: TxPool
+  readonly #window: BlockWindow
+  readonly #clock: Clock
+  readonly #vm: VM
+  readonly #sm: RingStateManager
+  readonly #preimages: PreimageStore
+  readonly #writes: StorageWriteRecorder
+  readonly #keccak: (data: Uint8Array) => Uint8Array
+  readonly #logger: { error(message: string): void }
+  /** Called with each block mined. */
+  readonly #onBlock: (record: BlockRecord) => void
+  /** Mines one block the way the chain's callers do (one operation at a time): the interval timer's tick. */
+  readonly #tick: () => Promise<unknown>
+  #settings: BlockSettings
+  #mining: MiningMode
+  #timer: NodeJS.Timeout | undefined
+  #stopped = false
+  #pendingCache: { head: Uint8Array; record: BlockRecord; state: StateReader } | undefined
+
+  constructor(parts: {
+    common: Common
+    world: WorldState
+    pool: TxPool
+    window: BlockWindow
+    clock: Clock
+    mining: MiningVM
+    keccak: (data: Uint8Array) => Uint8Array
+    logger: { error(message: string): void }
+    settings: BlockSettings
+    mode: MiningMode
+    onBlock: (record: BlockRecord) => void
+    tick: () => Promise<unknown>
+  }) {
+    this.#common = parts.common
+    this.#world = parts.world
+    this.#pool = parts.pool
+    this.#window = parts.window
+    this.#clock = parts.clock
+    this.#vm = parts.mining.vm
+    this.#sm = parts.mining.sm
+    this.#preimages = parts.mining.preimages
+    this.#writes = parts.mining.writes
+    this.#keccak = parts.keccak
+    this.#logger = parts.logger
+    this.#settings = parts.settings
+    this.#mining = parts.mode
+    this.#onBlock = parts.onBlock
+    this.#tick = parts.tick
+  }
+
+  get settings(): BlockSettings {
+    return this.#settings
+  }
+
+  /** Changes what the blocks to come are built with (checked by the caller). */
+  changeSettings(changes: Partial<BlockSettings>): void {
+    this.#settings = { ...this.#settings, ...changes }
+    this.#pendingCache = undefined
+  }
+
+  get mode(): MiningMode {
+    return this.#mining
+  }
+
+  /** Switches the mining mode and (re)starts or stops the interval timer; the caller automines. */
+  setMode(mode: MiningMode): void {
+    this.#mining = mode
+    this.startTimer()
+  }
+
+  /** Base fee of the next block (undefined before London). */
+  nextBaseFee(): bigint | undefined {
+    const header = this.#window.head.block.header
+    if (!this.#common.isActivatedEIP(1559)) return undefined
+    return this.#settings.nextBaseFee ?? header.calcNextBaseFee()
+  }
+
+  /** Mines `count` blocks from the pool; returns the last `window` of them. */
+  async mine(count: bigint, interval?: bigint): Promise<BlockRecord[]> {
+    const mined: BlockRecord[] = []
+    for (let i = 0n; i < count; i++) {
+      const record = await this.#mineBlock(this.#pool.ordered(this.#nonceOf, this.nextBaseFee()), interval)
+      // Only the last `window` blocks can be kept anyway: don't hold more in memory.
+      mined.push(record)
+      if (mined.length > this.#window.size) mined.shift()
+    }
+    return mined
+  }
+
+  /** Mines one block per executable transaction, in pool order, until none is left that can be included. */
+  async automine(): Promise<void> {
+    for (;;) {
+      const next = this.#pool.ordered(this.#nonceOf, this.nextBaseFee())[0]
+      if (next === undefined) return
+      const before = this.#pool.size
+      await this.#mineBlock([next])
+      if (this.#pool.size === before) return // it could not be included: leave it pending
+    }
+  }
+
+  /** The pending block built for the current head, if it is still valid. */
+  cachedPending(): { record: BlockRecord; state: StateReader } | undefined {
+    const cached = this.#pendingCache
+    return cached !== undefined && cached.head === this.#window.head.hash ? cached : undefined
+  }
+
+  /** Builds the block the pool would make now on top of the head, on a scratch VM, and keeps it. */
+  async buildPending(): Promise<{ record: BlockRecord; state: StateReader }> {
+    const head = this.#window.head
+    const sm = new RingStateManager(this.#world.head, { keccak: this.#keccak, computeRoot: (c) => this.#world.computeRoot(c) })
+    const vm = await createVM({ common: this.#common, stateManager: sm, blockchain: this.#vm.blockchain })
+    const txs = this.#pool.ordered(this.#nonceOf, this.nextBaseFee())
+    const { block, senders, results } = await this.#build(vm, sm, txs, this.#clock.peek(head.block.header.timestamp))
+    const record = blockRecord(block, senders, results)
+    const state: StateReader = {
+      account: (a) => sm.accountRecord(a),
+      storage: (a, s) => sm.storageValue(a, s),
+      code: (h) => sm.codeOf(hexToBytes(`0x${h}`)),
+    }
+    const built = { head: this.#window.head.hash, record, state }
+    this.#pendingCache = built
+    return built
+  }
+
+  /** Forgets the pending block: the pool, the head state or the settings changed. */
+  dropPending(): void {
+    this.#pendingCache = undefined
+  }
+
+  /** Makes `record` the head of the window (mined here, or given at assembly). */
+  push(record: BlockRecord): void {
+    this.#window.push(record)
+    const oldest = this.#window.oldest.number
+    this.#preimages.sweep({ oldest, head: this.#world.head.storage, atOldest: (a, s) => this.#world.storageAt(a, s, oldest) })
+  }
+
+  state(): MinerState {
+    return { mining: this.#mining, settings: this.#settings }
+  }
+
+  restore(state: MinerState): void {
+    this.#mining = state.mining
+    this.#settings = state.settings
+    this.#pendingCache = undefined
+    this.startTimer()
+  }
+
+  /** Starts the interval timer if the mode asks for one (stopping any running one first). */
+  startTimer(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer)
+    this.#timer = undefined
+    if (this.#mining.mode !== 'interval' || this.#stopped) return
+    this.#timer = setInterval(() => {
+      this.#tick().catch((e: unknown) => this.#logger.error(`interval mining failed: ${(e as Error).message}`))
+      // Node runs a longer delay than 2^31-1 ms (24.8 days) after 1 ms instead: cap it, never shorten it.
+    }, Math.min(this.#mining.blockTimeMs, MAX_TIMER_MS))
+    // A closing process must never wait for the next block.
+    this.#timer.unref()
+  }
+
+  /** Stops the interval timer for good; idempotent. */
+  stop(): void {
+    this.#stopped = true
+    if (this.#timer !== undefined) clearInterval(this.#timer)
+    this.#timer = undefined
+  }
+
+  async #mineBlock(candidates: readonly PendingTx[], interval?: bigint): Promise<BlockRecord> {
+    const timestamp = this.#clock.next(this.#window.head.block.header.timestamp, interval)
+    this.#sm.reset(this.#world.head)
+    this.#preimages.discard()
+    this.#writes.discard()
+    const { block, senders, results, included, dropped } = await this.#build(this.#vm, this.#sm, candidates, timestamp)
+    // A base fee set for the next block was that block's alone.
+    if (this.#settings.nextBaseFee !== undefined) this.#settings = { ...this.#settings, nextBaseFee: undefined }
+    const computed = await this.#sm.computeRoot()
+    await this.#world.commit(this.#sm.changes, computed, block.header.number)
+    this.#preimages.commit(block.header.number, this.#world.changedSlots(block.header.number))
+    this.#sm.reset()
+    for (const entry of [...included, ...dropped]) this.#pool.remove(bytesToUnprefixedHex(entry.hash))
+    const record = blockRecord(block, senders, results)
+    this.#writes.finishBlock(record)
+    this.push(record)
+    this.#pool.prune(this.#nonceOf)
+    this.#pendingCache = undefined
+    this.#onBlock(record)
+    return record
+  }
+
+  /** Runs `candidates` into a new block on `vm`; skips those that cannot run now. */
+  async #build(vm: VM, sm: RingStateManager, candidates: readonly PendingTx[], timestamp: bigint) {
+    const parent = this.#window.head.block
+    const common = this.#common
+    const headerData: Record<string, unknown> = {
+      number: parent.header.number + 1n,
+      timestamp,
+      gasLimit: this.#settings.gasLimit,
+      coinbase: new Address(this.#settings.coinbase),
+    }
+    if (this.#settings.nextBaseFee !== undefined && common.isActivatedEIP(1559)) headerData.baseFeePerGas = this.#settings.nextBaseFee
+    if (common.consensusType() === 'pos') headerData.mixHash = this.#keccak(parent.hash())
+    else headerData.difficulty = parent.header.difficulty
+    if (common.isActivatedEIP(4788)) headerData.parentBeaconBlockRoot = ZERO32
+    const builder = await startBlock(vm, {
+      parentBlock: parent,
+      headerData,
+      ...(common.isActivatedEIP(4895) ? { withdrawals: [] } : {}),
+      blockOpts: { putBlockIntoBlockchain: false, common },
+    })
+    const senders: Uint8Array[] = []
+    const results: RunTxResult[] = []
+    const included: PendingTx[] = []
+    const dropped: PendingTx[] = []
+    const baseFee = this.nextBaseFee()
+    const blocked = new Set<string>()
+    for (const entry of candidates) {
+      const from = bytesToUnprefixedHex(entry.from)
+      if (blocked.has(from)) continue
+      const tx = entry.tx
+      const account = sm.accountRecord(from)
+      const skip =
+        tx.gasLimit > this.#settings.gasLimit - builder.gasUsed ||
+        (account?.nonce ?? 0n) !== tx.nonce ||
+        (baseFee !== undefined && ('maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice) < baseFee) ||
+        (account?.balance ?? 0n) < upfrontCost(tx)
+      if (skip) {
+        // A sender's later nonces cannot run before this one.
+        blocked.add(from)
+        continue
+      }
+      try {
+        const result = await builder.addTransaction(tx, { skipHardForkValidation: true })
+        results.push(result)
+        senders.push(entry.from)
+        included.push(entry)
+      } catch (e) {
+        blocked.add(from)
+        if (/blob gas limit|remaining gas/.test((e as Error).message)) continue
+        dropped.push(entry)
+        this.#logger.error(`dropped transaction 0x${bytesToUnprefixedHex(entry.hash)}: ${(e as Error).message}`)
+      }
+    }
+    const { block } = await builder.build()
+    return { block, senders, results, included, dropped }
+  }
+
+  #nonceOf = (sender: string): bigint => this.#world.head.account(sender)?.nonce ?? 0n
+}
+
+/** The record a block is kept as: its receipts and logs computed once, now. */
+function blockRecord(block: Block, senders: readonly Uint8Array[], results: readonly RunTxResult[]): BlockRecord {
+  const { transactions, logs } = buildIncluded(block, senders, results)
+  return { block, hash: block.hash(), number: block.header.number, transactions, logs, size: block.serialize().length }
+}
