@@ -92,7 +92,12 @@ export async function fillTransaction(chain: Chain, request: TransactionRequest)
         }
       : {}),
   } as TypedTxData
-  return createTx(data, { common })
+  try {
+    return createTx(data, { common })
+  } catch (cause) {
+    // A request no transaction can carry (gas above the EIP-7825 cap, a value over 256 bits).
+    throw new ServerError((cause as Error).message, { cause })
+  }
 }
 
 /** geth's JSON of an unsigned transaction: its fields, a zero signature, and the hash of its encoding. */
