@@ -6,11 +6,9 @@
  * Owns: geth's defaults for the call (fees, nonce, gas), the tracer (which opcodes add which
  * addresses and slots, which addresses are left out), the fixed-point loop, and the gas the last
  * run used with its list paid for.
- * Leaves to others: which state and block the call sees (`chain.ts` hands them in), wire shapes
- * (`src/rpc/`).
+ * Leaves to others: which state and block the call sees (`chain.ts` hands them in), each run
+ * (`execution/executor.ts`), wire shapes (`src/rpc/`).
  */
-import type { BlockHeader } from '@ethereumjs/block'
-import { createBlock } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { getActivePrecompiles } from '@ethereumjs/evm'
 import { RLP } from '@ethereumjs/rlp'
@@ -26,27 +24,10 @@ import {
   setLengthLeft,
   unprefixedHexToBytes,
 } from '@ethereumjs/util'
-import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
-import type { CallParams } from './chain.js'
+import type { RunTxResult } from '@ethereumjs/vm'
 import { ExecutionFailedError } from './errors.js'
-import type { StateReader } from './state.js'
-import { RingStateManager } from './stateManager.js'
-
-/** One entry of an EIP-2930 access list. */
-export interface AccessListEntry {
-  readonly address: Uint8Array
-  readonly storageKeys: readonly Uint8Array[]
-}
-
-/** One EIP-7702 authorization, as a transaction carries it. */
-export interface AuthorizationEntry {
-  readonly chainId: bigint
-  readonly address: Uint8Array
-  readonly nonce: bigint
-  readonly yParity: bigint
-  readonly r: bigint
-  readonly s: bigint
-}
+import type { CallExecutor, CallView } from './execution/executor.js'
+import type { AccessListEntry, AuthorizationEntry, CallParams } from './execution/params.js'
 
 /** The call to build an access list for: a call's parameters and its nonce (geth's TransactionArgs, as far as a call uses them). */
 export interface AccessListCall extends CallParams {
@@ -66,13 +47,10 @@ export interface AccessListResult {
 /** What the chain hands in: the state and block the call runs on, and its call defaults. */
 export interface AccessListContext {
   readonly common: Common
-  readonly state: StateReader
-  readonly header: BlockHeader
-  /** For BLOCKHASH. */
-  readonly blockchain: VM['blockchain']
+  /** The block and state the call runs on; its gas cap is the gas of a call that names none. */
+  readonly view: CallView
+  readonly executor: CallExecutor
   readonly keccak: (data: Uint8Array) => Uint8Array
-  /** Gas of a call that names none. */
-  readonly defaultGas: bigint
   /** The tip `eth_maxPriorityFeePerGas` suggests, and the price `eth_gasPrice` suggests before London. */
   readonly suggestedTip: bigint
   readonly suggestedGasPrice: bigint
@@ -96,11 +74,11 @@ type Pricing =
  * EIP-7702 authorities are left out of the list unless one of their slots is touched.
  */
 export async function createAccessList(call: AccessListCall, context: AccessListContext): Promise<AccessListResult> {
-  const { common, header } = context
+  const { common } = context
   const from = call.from ?? new Uint8Array(20)
   const pricing = feeDefaults(call, context)
-  const nonce = call.nonce ?? context.state.account(bytesToUnprefixedHex(from))?.nonce ?? 0n
-  let gas = call.gas ?? context.defaultGas
+  const nonce = call.nonce ?? context.view.state.account(bytesToUnprefixedHex(from))?.nonce ?? 0n
+  let gas = call.gas ?? context.view.gasCap
   // ethereumjs will not build a transaction above the EIP-7825 cap (geth runs calls past it).
   if (common.isActivatedEIP(7825) && gas > MAX_TX_GAS) gas = MAX_TX_GAS
   const to = call.to ?? generateAddress(from, bigIntToUnpaddedBytes(nonce))
@@ -138,7 +116,7 @@ function feeDefaults(call: AccessListCall, context: AccessListContext): Pricing 
   if (gasPrice !== undefined && (maxFeePerGas !== undefined || maxPriorityFeePerGas !== undefined)) {
     throw new ExecutionFailedError('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified')
   }
-  const baseFee = context.header.baseFeePerGas
+  const baseFee = context.view.header.baseFeePerGas
   if (maxFeePerGas !== undefined && maxPriorityFeePerGas !== undefined) {
     if (maxFeePerGas < maxPriorityFeePerGas) throw new ExecutionFailedError(`maxFeePerGas (${maxFeePerGas}) < maxPriorityFeePerGas (${maxPriorityFeePerGas})`)
     return { kind: 'market', maxFeePerGas, maxPriorityFeePerGas }
@@ -167,7 +145,8 @@ interface Prepared {
 
 /** One run of the call as a transaction carrying `list`, with `tracer` recording what it touches. */
 async function runWithList(call: AccessListCall, prepared: Prepared, tracer: AccessListTracer, context: AccessListContext): Promise<RunTxResult> {
-  const { common, header } = context
+  const { common } = context
+  const header = context.view.header
   const tx = buildTransaction(call, prepared, common)
   checkGas(tx, prepared, call, context)
 
@@ -180,17 +159,8 @@ async function runWithList(call: AccessListCall, prepared: Prepared, tracer: Acc
     if (price === 0n) baseFee = 0n
     else if (cap < baseFee) baseFee = cap
   }
-  const block = createBlock(
-    { header: { ...header.toJSON(), number: header.number, timestamp: header.timestamp, ...(baseFee === undefined ? {} : { baseFeePerGas: baseFee }) } },
-    { common, skipConsensusFormatValidation: true },
-  )
-  const sm = new RingStateManager(context.state, { keccak: context.keccak })
-  const vm = await createVM({ common, stateManager: sm, blockchain: context.blockchain })
-  const events = vm.evm.events
-  if (events === undefined) throw new Error('the EVM emits no step events')
-  events.on('step', (step) => tracer.onStep(step.opcode.code, step.stack, step.address.bytes))
   try {
-    return await runTx(vm, { tx, block, skipBalance: true, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true })
+    return await context.executor.runTransaction(tx, context.view, baseFee, (opcode, stack, address) => tracer.onStep(opcode, stack, address))
   } catch (cause) {
     throw new ExecutionFailedError(`failed to apply transaction: ${legacyHash(call, prepared, context.keccak)} err: ${(cause as Error).message}`, { cause })
   }

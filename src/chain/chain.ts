@@ -10,38 +10,27 @@
  * ring (`window.ts`), test-control writes (`controls.ts`), snapshots (`snapshots.ts`), state storage
  * and history (`state.ts`), and all of JSON-RPC (`src/rpc/`).
  */
-import { createBlock } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import { createTx, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
-import {
-  Address,
-  bytesToUnprefixedHex,
-  hexToBytes,
-  setLengthLeft,
-  Account,
-  bigIntToHex,
-  bytesToHex,
-  concatBytes,
-  eoaCode7702RecoverAuthority,
-  equalsBytes,
-  type EOACode7702AuthorizationListItem,
-} from '@ethereumjs/util'
-import { createVM, type VM } from '@ethereumjs/vm'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { bytesToUnprefixedHex, setLengthLeft, type Address } from '@ethereumjs/util'
+import type { VM } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { createAccessList, type AccessListCall, type AccessListEntry, type AccessListResult, type AuthorizationEntry } from './accessList.js'
+import { createAccessList, type AccessListCall, type AccessListResult } from './accessList.js'
 import type { Clock } from './clock.js'
 import { checkBlockSettings, checkMiningMode, codeEdit, editHead, storageEdit, type AccountEdit } from './controls.js'
-import { ExecutionFailedError, ExecutionRevertedError, InvalidInputError } from './errors.js'
+import { InvalidInputError } from './errors.js'
+import { runCall } from './execution/call.js'
+import { estimateGas } from './execution/estimate.js'
+import { CallExecutor, type CallView } from './execution/executor.js'
+import type { CallParams, CallResult } from './execution/params.js'
 import { CHAIN_DEFAULTS, createDevGenesis, type ChainOptions, type DevAccount } from './genesis.js'
 import type { GenesisFacts } from './forkConfig.js'
 import { Miner, createMiningVM, type BlockSettings, type MiningVM } from './miner.js'
 import { TxPool } from './pool.js'
 import type { AccountProof } from './proofs.js'
 import { ChainQueries, type StorageChange, type StorageSlot } from './queries.js'
-import { describeRevert } from './revert.js'
 import { Snapshots } from './snapshots.js'
-import { EMPTY, WorldState, type StateReader } from './state.js'
-import { RingStateManager } from './stateManager.js'
+import { WorldState, type StateReader } from './state.js'
 import { PendingTransactions } from './transactions.js'
 import type { BlockRecord, BlockRef, IncludedTx, MiningMode, PendingTx, TxLookup } from './types.js'
 import { TX_GAS_CAP } from './validate.js'
@@ -51,27 +40,7 @@ export type { ChainOptions } from './genesis.js'
 export type { BlockSettings } from './miner.js'
 export type { StorageChange, StorageSlot } from './queries.js'
 
-/** Parameters of a call or gas estimate. */
-export interface CallParams {
-  from?: Uint8Array
-  to?: Uint8Array
-  gas?: bigint
-  gasPrice?: bigint
-  maxFeePerGas?: bigint
-  maxPriorityFeePerGas?: bigint
-  value?: bigint
-  data?: Uint8Array
-  /** EIP-2930: counted in the intrinsic gas and warm from the start, as in a transaction. */
-  accessList?: readonly AccessListEntry[]
-  /** EIP-7702: counted in the intrinsic gas, and the valid ones delegate before the call runs. */
-  authorizationList?: readonly AuthorizationEntry[]
-}
-
-/** The outcome of a call. */
-export interface CallResult {
-  readonly returnValue: Uint8Array
-  readonly gasUsed: bigint
-}
+export type { CallParams, CallResult } from './execution/params.js'
 
 /** Listeners for subscriptions and filters. */
 export interface ChainEvents {
@@ -92,6 +61,8 @@ export class Chain {
   readonly #clock: Clock
   /** The mining VM: calls share its blockchain (BLOCKHASH). */
   readonly #vm: VM
+  /** Runs calls, estimates and access-list searches on one EVM of their own. */
+  readonly #calls: CallExecutor
   readonly #keccak: (data: Uint8Array) => Uint8Array
   readonly #window: BlockWindow
   readonly #miner: Miner
@@ -126,6 +97,7 @@ export class Chain {
     this.safeLag = o.safeLag ?? CHAIN_DEFAULTS.safeLag
     this.finalizedLag = o.finalizedLag ?? CHAIN_DEFAULTS.finalizedLag
     this.#keccak = init.common.customCrypto.keccak256 ?? keccak_256
+    this.#calls = new CallExecutor({ common: init.common, blockchain: this.#vm.blockchain, keccak: this.#keccak })
     const parts = { common: this.common, world: this.#world, pool: this.#pool, window: this.#window }
     this.#miner = new Miner({
       ...parts,
@@ -348,48 +320,21 @@ export class Chain {
 
   /** Runs a call against the state of `ref` without changing anything. */
   async call(params: CallParams, ref: BlockRef): Promise<CallResult> {
-    const { execResult } = await this.#runCall(params, ref, params.gas)
-    const error = execResult.exceptionError
-    if (error !== undefined) throw callError(error.error, execResult.returnValue)
-    return { returnValue: execResult.returnValue, gasUsed: execResult.executionGasUsed }
+    return runCall(this.#calls, params, await this.#callView(ref))
   }
 
-  /** The least gas with which the call succeeds, found by binary search as geth does. */
+  /** The least gas with which the call succeeds (see `execution/estimate.ts`). */
   async estimateGas(params: CallParams, ref: BlockRef): Promise<bigint> {
-    const cap = this.#callGas(params.gas)
-    const { execResult: first, intrinsic } = await this.#runCall(params, ref, cap)
-    const failure = first.exceptionError
-    if (failure !== undefined) throw callError(failure.error, first.returnValue)
-    // Nothing ran (a transfer to an account without code): the intrinsic gas is exact, as geth's plain-transfer shortcut answers.
-    if (first.executionGasUsed === 0n) return intrinsic
-    let lo = intrinsic + first.executionGasUsed - 1n
-    let hi = cap
-    // Optimistic guess: what it used plus the 63/64 reserve; most calls succeed with it.
-    const guess = ((intrinsic + first.executionGasUsed + (first.gasRefund ?? 0n) + 2300n) * 64n) / 63n
-    if (guess < hi) {
-      const probe = await this.#runCall(params, ref, guess)
-      if (probe.execResult.exceptionError === undefined) hi = guess
-      else lo = guess
-    }
-    while (hi - lo > 1n && (hi - lo) * 1000n > hi * 15n) {
-      const mid = (lo + hi) / 2n
-      const probe = await this.#runCall(params, ref, mid)
-      if (probe.execResult.exceptionError === undefined) hi = mid
-      else lo = mid
-    }
-    return hi
+    return estimateGas(this.#calls, params, await this.#callView(ref))
   }
 
   /** The access list of a call at `ref`, found as geth's `eth_createAccessList` finds it (see `accessList.ts`). */
   async createAccessList(params: AccessListCall, ref: BlockRef): Promise<AccessListResult> {
-    const { record, state } = await this.#blockAndState(ref)
     return createAccessList(params, {
       common: this.common,
-      state,
-      header: record.block.header,
-      blockchain: this.#vm.blockchain,
+      view: await this.#callView(ref),
+      executor: this.#calls,
       keccak: this.#keccak,
-      defaultGas: this.#callGasCap(),
       // What eth_maxPriorityFeePerGas and, before London, eth_gasPrice suggest.
       suggestedTip: 1_000_000_000n,
       suggestedGasPrice: 1_000_000_000n,
@@ -417,84 +362,24 @@ export class Chain {
     return this.#world.prove(key, slotKeys, this.resolveBlock(ref).number)
   }
 
-  /**
-   * The gas a call runs with: what it asks for, at most the cap (geth caps with its RPC gas cap).
-   * Uncapped, `gas: 2^64` on a looping contract would hold the only thread for hours; above the
-   * EIP-7825 cap ethereumjs would not even build the call.
-   */
-  #callGas(asked: bigint | undefined): bigint {
-    const cap = this.#callGasCap()
-    return asked === undefined || asked > cap ? cap : asked
-  }
-
   /** Gas of a call that names none: the block gas limit, capped as EIP-7825 (Osaka) caps a transaction (geth too). */
   #callGasCap(): bigint {
     return this.common.isActivatedEIP(7825) && this.blockGasLimit > TX_GAS_CAP ? TX_GAS_CAP : this.blockGasLimit
   }
 
-  /** The block `ref` names and the state as of it, resolved once (`pending`: the pending block). */
-  async #blockAndState(ref: BlockRef): Promise<{ record: BlockRecord; state: StateReader }> {
-    if (ref.kind === 'tag' && ref.tag === 'pending') return this.pendingBlock()
+  /**
+   * The block a call at `ref` runs in and the state it sees. `pending` with an empty pool is the
+   * head, as the pending block would add nothing (and building it costs more than most calls).
+   */
+  async #callView(ref: BlockRef): Promise<CallView> {
+    const gasCap = this.#callGasCap()
+    if (ref.kind === 'tag' && ref.tag === 'pending' && this.#pool.size > 0) {
+      const { record, state } = await this.pendingBlock()
+      return { header: record.block.header, state, gasCap }
+    }
     const record = this.resolveBlock(ref)
-    return { record, state: this.#world.at(record.number) }
+    return { header: record.block.header, state: this.stateAtBlock(record), gasCap }
   }
-
-  async #runCall(params: CallParams, ref: BlockRef, gas: bigint | undefined) {
-    const { record, state } = await this.#blockAndState(ref)
-    const sm = new RingStateManager(state, { keccak: this.#keccak })
-    const vm = await createVM({ common: this.common, stateManager: sm, blockchain: this.#vm.blockchain })
-    const from = new Address(params.from ?? new Uint8Array(20))
-    const gasLimit = this.#callGas(gas)
-    const accessList = (params.accessList ?? []).map((item) => ({ address: bytesToHex(item.address), storageKeys: item.storageKeys.map((k) => bytesToHex(k)) }))
-    const authorizationList = (params.authorizationList ?? []).map((a) => ({
-      chainId: bigIntToHex(a.chainId),
-      address: bytesToHex(a.address),
-      nonce: bigIntToHex(a.nonce),
-      yParity: bigIntToHex(a.yParity),
-      r: bigIntToHex(a.r),
-      s: bigIntToHex(a.s),
-    }))
-    const txData = {
-      nonce: sm.accountRecord(bytesToUnprefixedHex(from.bytes))?.nonce ?? 0n,
-      gasLimit,
-      value: params.value ?? 0n,
-      data: params.data ?? EMPTY,
-      ...(params.to === undefined ? {} : { to: params.to }),
-      // The transaction type that carries these lists, so that they count in the intrinsic gas.
-      ...(authorizationList.length > 0 && this.common.isActivatedEIP(7702)
-        ? { type: 4, authorizationList, accessList, chainId: this.common.chainId() }
-        : accessList.length > 0 && this.common.isActivatedEIP(2930)
-          ? { type: 1, accessList, chainId: this.common.chainId() }
-          : {}),
-    } as TypedTxData
-    const intrinsicTx = createTx(txData, { common: this.common })
-    const intrinsic = intrinsicTx.getIntrinsicGas()
-    for (const item of accessList) {
-      vm.evm.journal.addAlwaysWarmAddress(item.address.slice(2), true)
-      for (const key of item.storageKeys) vm.evm.journal.addAlwaysWarmSlot(item.address.slice(2), key.slice(2), true)
-    }
-    for (const authorization of authorizationList) await delegate(sm, authorization, this.common.chainId())
-    if (gasLimit < intrinsic) {
-      throw new ExecutionFailedError(`intrinsic gas too low: gas ${gasLimit}, minimum needed ${intrinsic}`)
-    }
-    const header = record.block.header
-    const gasPrice = params.gasPrice ?? params.maxFeePerGas ?? 0n
-    // A call that pays nothing sees a base fee of 0, as in geth (its NoBaseFee rule for calls).
-    const baseFee = gasPrice === 0n && header.baseFeePerGas !== undefined ? { baseFeePerGas: 0n } : {}
-    const result = await vm.evm.runCall({
-      caller: from,
-      origin: from,
-      ...(params.to === undefined ? {} : { to: new Address(params.to) }),
-      value: params.value ?? 0n,
-      data: params.data ?? EMPTY,
-      gasLimit: gasLimit - intrinsic,
-      gasPrice,
-      block: createBlock({ header: { ...header.toJSON(), number: header.number, timestamp: header.timestamp, ...baseFee } }, { common: this.common, skipConsensusFormatValidation: true }),
-      skipBalance: true,
-    })
-    return { execResult: result.execResult, intrinsic }
-  }
-
 
   // --- controls (controls.ts) ---------------------------------------------------------------
 
@@ -603,28 +488,4 @@ export class Chain {
     this.#queue = run.catch(() => {})
     return run
   }
-}
-
-/** Applies one EIP-7702 authorization to a call's state view, as a transaction would; invalid ones are skipped. */
-async function delegate(sm: RingStateManager, authorization: EOACode7702AuthorizationListItem, chainId: bigint): Promise<void> {
-  const authChainId = BigInt(authorization.chainId)
-  if (authChainId !== 0n && authChainId !== chainId) return
-  let authority: Address
-  try {
-    authority = eoaCode7702RecoverAuthority(authorization)
-  } catch {
-    return
-  }
-  const account = (await sm.getAccount(authority)) ?? new Account()
-  if (account.nonce !== BigInt(authorization.nonce)) return
-  const target = hexToBytes(authorization.address as `0x${string}`)
-  await sm.putCode(authority, equalsBytes(target, new Uint8Array(20)) ? EMPTY : concatBytes(hexToBytes('0xef0100'), target))
-  const updated = (await sm.getAccount(authority)) ?? new Account()
-  updated.nonce = account.nonce + 1n
-  await sm.putAccount(authority, updated)
-}
-
-function callError(error: string, returnValue: Uint8Array): Error {
-  if (error === 'revert') return new ExecutionRevertedError(returnValue, describeRevert(returnValue))
-  return new ExecutionFailedError(error)
 }

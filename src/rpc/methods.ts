@@ -66,6 +66,7 @@ import {
 import { ethSignMethod, personalSignMethod, signTypedDataMethod } from './signing.js'
 import { storageDiffMethod, storageLayoutMethod } from './storage.js'
 import { createAccessListMethod } from './accessList.js'
+import { fillTransactionMethod } from './fillTransaction.js'
 import { baseFeeMethod, capabilitiesMethod, configMethod } from './chainInfo.js'
 import { getProofMethod, getStorageValuesMethod } from './proof.js'
 
@@ -615,6 +616,7 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     eth_call: call,
     eth_estimateGas: estimateGas,
     eth_createAccessList: createAccessListMethod(chainFor),
+    eth_fillTransaction: fillTransactionMethod(chainFor),
     eth_baseFee: baseFeeMethod(chainFor),
     eth_config: configMethod(chainFor),
     eth_capabilities: capabilitiesMethod(chainFor),

@@ -75,7 +75,7 @@ test('default', async () => {
           "slot": "0x723077b8a1b173adc35e5f0e7e3662fd1208212cb629f9c128551ea7168da722",
         },
       ],
-      "transactionHash": "0x835e11ea831001181e23b9e14b671de0550c459ba20d68c391ec350ef16cf408",
+      "transactionHash": "0xbd093d4b740c34b51f107e60a77f848a3db0432adf13800e08910101c44f8cc2",
       "transactionIndex": "0x0",
     }
   `)

@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// Calls, estimates and sends, in-process: mean ms per call of `request` on `createRingchain()` for
+// eth_call (a view returning a stored value), eth_estimateGas (transfer, contract call, deployment),
+// eth_sendRawTransaction of a storage write with automine (signed beforehand, so signing is not
+// counted) and eth_fillTransaction. No peers: this is the quick loop for the call path.
+//
+//   npm run build && node bench/calls.mjs [iterations] [--dist path/to/dist]
+//
+// To compare two builds, run each in turn in one session, alternating, and compare the ratios.
+
+import { createFeeMarket1559Tx } from '@ethereumjs/tx'
+import { hexToBytes } from '@ethereumjs/util'
+import { pathToFileURL } from 'node:url'
+import { resolve } from 'node:path'
+
+const args = process.argv.slice(2)
+const distAt = args.indexOf('--dist')
+const dist = distAt >= 0 ? resolve(args[distAt + 1]) : new URL('../dist', import.meta.url).pathname
+const positional = args.filter((a, i) => !a.startsWith('--') && (distAt < 0 || i !== distAt + 1))
+const N = Number(positional[0] ?? 500)
+
+const { createRingchain } = await import(pathToFileURL(`${dist}/index.js`).href)
+
+// Runtime: 64 bytes of calldata store word 2 at slot word 1; 32 bytes return the word at that slot.
+const runtime = '36602014600f5760203560003555005b6000355460005260206000f3'
+const length = (runtime.length / 2).toString(16).padStart(2, '0')
+const INITCODE = `0x60${length}600c60003960${length}6000f3${runtime}`
+const word = (n) => BigInt(n).toString(16).padStart(64, '0')
+
+const rc = await createRingchain({ deterministic: true })
+const [a, b] = rc.accounts
+const request = (method, params) => rc.request({ method, params })
+const deploy = await request('eth_sendTransaction', [{ from: a.address, data: INITCODE }])
+const { contractAddress: store } = await request('eth_getTransactionReceipt', [deploy])
+await request('eth_sendTransaction', [{ from: a.address, to: store, data: `0x${word(1)}${word(42)}` }])
+
+async function time(label, fn, n = N) {
+  for (let i = 0; i < Math.min(50, n); i++) await fn(i)
+  const started = performance.now()
+  for (let i = 0; i < n; i++) await fn(i)
+  const ms = (performance.now() - started) / n
+  console.log(`${label.padEnd(44)} ${ms.toFixed(3)} ms`)
+}
+
+const read = { from: a.address, to: store, data: `0x${word(1)}` }
+await time('eth_call (view of a stored value)', () => request('eth_call', [read, 'latest']))
+await time('eth_estimateGas transfer', () => request('eth_estimateGas', [{ from: a.address, to: b.address, value: '0x1' }]))
+await time('eth_estimateGas contract call (storage write)', (i) => request('eth_estimateGas', [{ from: a.address, to: store, data: `0x${word(2)}${word(i + 1)}` }]))
+await time('eth_estimateGas deployment', () => request('eth_estimateGas', [{ from: a.address, data: INITCODE }]))
+let fill = true
+try {
+  await request('eth_fillTransaction', [{ from: a.address, to: store, data: `0x${word(2)}${word(7)}` }])
+} catch {
+  fill = false
+}
+if (fill) await time('eth_fillTransaction (storage write)', (i) => request('eth_fillTransaction', [{ from: a.address, to: store, data: `0x${word(2)}${word(i + 1)}` }]))
+else console.log(`${'eth_fillTransaction (storage write)'.padEnd(44)} not served`)
+
+// Storage writes, signed up front from account b.
+const common = rc.chain.common
+let nonce = BigInt(await request('eth_getTransactionCount', [b.address, 'pending']))
+const total = N + Math.min(50, N)
+const raws = []
+for (let i = 0; i < total; i++) {
+  const tx = createFeeMarket1559Tx(
+    { chainId: common.chainId(), nonce: nonce++, to: hexToBytes(store), data: hexToBytes(`0x${word(3 + (i % 5))}${word(i + 1)}`), gasLimit: 60_000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n },
+    { common },
+  ).sign(hexToBytes(b.privateKey))
+  raws.push(`0x${Buffer.from(tx.serialize()).toString('hex')}`)
+}
+let next = 0
+await time('eth_sendRawTransaction storage write, automine', () => request('eth_sendRawTransaction', [raws[next++]]))
+await rc.close()

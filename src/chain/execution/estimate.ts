@@ -1,0 +1,44 @@
+/**
+ * `eth_estimateGas` on the chain's side: the least gas with which a call succeeds.
+ *
+ * geth's search, made exact: the first run at the cap tells what the call uses; most calls
+ * succeed with exactly that (two runs in all). Those that need more (the SSTORE stipend check,
+ * the 63/64 of gas a CALL keeps back) try geth's optimistic limit, then a binary search down to
+ * the gas unit. As in geth, a limit below what the unconstrained run used is taken to fail.
+ * Owns: the search. Leaves each run to `executor.ts`.
+ */
+import { ExecutionFailedError } from '../errors.js'
+import { callError, callGas, prepareCall } from './call.js'
+import type { CallExecutor, CallView } from './executor.js'
+import type { CallParams } from './params.js'
+
+/** The stipend a value-carrying CALL adds (geth adds it to its optimistic guess). */
+const CALL_STIPEND = 2300n
+
+/** The least gas with which `params` succeeds on `view`. */
+export async function estimateGas(executor: CallExecutor, params: CallParams, view: CallView): Promise<bigint> {
+  const call = prepareCall(params, executor.common)
+  const cap = callGas(params.gas, view)
+  const least = call.intrinsic > call.floor ? call.intrinsic : call.floor
+  if (cap < least) throw new ExecutionFailedError(`intrinsic gas too low: gas ${cap}, minimum needed ${least}`)
+  const first = await executor.run(call, view, cap)
+  const failure = first.execResult.exceptionError
+  if (failure !== undefined) throw callError(failure.error, first.execResult.returnValue)
+  // Nothing ran (a transfer to an account without code): the fixed costs are exact, as geth's plain-transfer shortcut answers.
+  if (first.execResult.executionGasUsed === 0n) return least
+  const succeeds = async (gas: bigint) => (await executor.run(call, view, gas)).execResult.exceptionError === undefined
+  if (first.gasUsed >= cap || (await succeeds(first.gasUsed))) return first.gasUsed
+  let lo = first.gasUsed
+  let hi = cap
+  const optimistic = ((first.gasUsed + first.refund + CALL_STIPEND) * 64n) / 63n
+  if (optimistic < hi) {
+    if (await succeeds(optimistic)) hi = optimistic
+    else lo = optimistic
+  }
+  while (hi - lo > 1n) {
+    const mid = (lo + hi) / 2n
+    if (await succeeds(mid)) hi = mid
+    else lo = mid
+  }
+  return hi
+}

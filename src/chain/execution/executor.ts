@@ -1,0 +1,179 @@
+/**
+ * One EVM per chain for calls, estimates and access-list runs, reused from run to run with the
+ * state of the block asked for swapped in (building a VM costs more than most calls: ethereumjs
+ * rebuilds its opcode table for each).
+ *
+ * Owns: that VM and its state view, the reset between runs, the block a call runs in (kept per
+ * header), and one run of a call as a transaction's execution would run it: warm addresses,
+ * sender nonce bump, EIP-7702 authorizations, then the message.
+ * Leaves to others: what to run and how often (`call.ts`, `estimate.ts`, `../accessList.ts`),
+ * which state and block (`chain.ts`).
+ */
+import { createBlock, type Block, type BlockHeader } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import type { EVM, EVMResult } from '@ethereumjs/evm'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { Account, Address, bytesToUnprefixedHex } from '@ethereumjs/util'
+import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
+import type { StateReader } from '../state.js'
+import { RingStateManager } from '../stateManager.js'
+import { applyAuthorizations } from './authorizations.js'
+import type { CallParams } from './params.js'
+
+/** The block a call runs in and the state it sees, and the most gas a call may ask for. */
+export interface CallView {
+  readonly header: BlockHeader
+  readonly state: StateReader
+  readonly gasCap: bigint
+}
+
+/** A call with its fixed costs worked out once (see `prepareCall`). */
+export interface PreparedCall {
+  readonly params: CallParams
+  readonly intrinsic: bigint
+  /** EIP-7623's floor on the gas used (0 before Prague). */
+  readonly floor: bigint
+}
+
+/** One run's outcome. */
+export interface CallRun {
+  readonly execResult: EVMResult['execResult']
+  /** Gas the run used before refunds, fixed costs included (what a gas limit must cover). */
+  readonly gasUsed: bigint
+  /** Refunds earned (storage clears, authorizations of existing accounts), before the cap. */
+  readonly refund: bigint
+}
+
+export interface CallExecutorOptions {
+  readonly common: Common
+  /** For BLOCKHASH. */
+  readonly blockchain: VM['blockchain']
+  readonly keccak: (data: Uint8Array) => Uint8Array
+}
+
+/** Sees each opcode before it runs (the access-list tracer). */
+export type StepListener = (opcode: number, stack: readonly bigint[], address: Uint8Array) => void
+
+const ZERO_ADDRESS = new Uint8Array(20)
+
+export class CallExecutor {
+  readonly #common: Common
+  readonly #blockchain: VM['blockchain']
+  readonly #sm: RingStateManager
+  #vm: Promise<VM> | undefined
+  #queue: Promise<unknown> = Promise.resolve()
+  /** Call blocks per header, keyed by the base fee they carry. */
+  readonly #blocks = new WeakMap<BlockHeader, Map<bigint, Block>>()
+
+  readonly common: Common
+
+  constructor(options: CallExecutorOptions) {
+    this.common = options.common
+    this.#common = options.common
+    this.#blockchain = options.blockchain
+    this.#sm = new RingStateManager(EMPTY_STATE, { keccak: options.keccak })
+  }
+
+  /**
+   * Runs `call` on `view` with `gas` (fixed costs included, at least `call.intrinsic`), as the
+   * execution of a transaction: nothing it writes outlives the run.
+   */
+  run(call: PreparedCall, view: CallView, gas: bigint): Promise<CallRun> {
+    return this.#exclusive((vm) => this.#run(vm, call, view, gas))
+  }
+
+  async #run(vm: VM, call: PreparedCall, view: CallView, gas: bigint): Promise<CallRun> {
+    const evm = vm.evm as EVM
+    const { params } = call
+    const from = new Address(params.from ?? ZERO_ADDRESS)
+    const to = params.to === undefined ? undefined : new Address(params.to)
+    const gasPrice = params.gasPrice ?? params.maxFeePerGas ?? 0n
+    // A call that pays nothing sees a base fee of 0, as in geth (its NoBaseFee rule for calls).
+    const block = this.block(view.header, gasPrice === 0n ? 0n : undefined)
+    this.#sm.reset(view.state)
+    if (this.#common.isActivatedEIP(2929)) {
+      for (const address of evm.precompiles.keys()) evm.journal.addAlwaysWarmAddress(address)
+      evm.journal.addAlwaysWarmAddress(bytesToUnprefixedHex(from.bytes))
+      if (to !== undefined) evm.journal.addAlwaysWarmAddress(bytesToUnprefixedHex(to.bytes))
+      if (this.#common.isActivatedEIP(3651)) evm.journal.addAlwaysWarmAddress(bytesToUnprefixedHex(block.header.coinbase.bytes))
+      for (const entry of params.accessList ?? []) {
+        const address = bytesToUnprefixedHex(entry.address)
+        evm.journal.addAlwaysWarmAddress(address, true)
+        for (const key of entry.storageKeys) evm.journal.addAlwaysWarmSlot(address, bytesToUnprefixedHex(key), true)
+      }
+    }
+    // The sender's nonce goes up before the authorizations are applied, as in a transaction.
+    const sender = (await this.#sm.getAccount(from)) ?? new Account()
+    sender.nonce++
+    await evm.journal.putAccount(from, sender)
+    let refund = 0n
+    const authorizations = params.authorizationList
+    if (authorizations !== undefined && authorizations.length > 0 && this.#common.isActivatedEIP(7702)) {
+      refund += await applyAuthorizations(evm, this.#sm, authorizations)
+    }
+    const result = await evm.runCall({
+      caller: from,
+      origin: from,
+      ...(to === undefined ? {} : { to }),
+      value: params.value ?? 0n,
+      data: params.data ?? EMPTY,
+      gasLimit: gas - call.intrinsic,
+      gasPrice,
+      block,
+      skipBalance: true,
+      skipNonceIncrement: true,
+    })
+    const execResult = result.execResult
+    const used = call.intrinsic + execResult.executionGasUsed
+    return { execResult, gasUsed: used > call.floor ? used : call.floor, refund: refund + (execResult.gasRefund ?? 0n) }
+  }
+
+  /** Runs a built transaction (unsigned, its sender pinned) on `view`, nonce and balance unchecked. */
+  runTransaction(tx: TypedTransaction, view: CallView, baseFee: bigint | undefined, onStep?: StepListener): Promise<RunTxResult> {
+    return this.#exclusive((vm) => this.#runTransaction(vm, tx, view, baseFee, onStep))
+  }
+
+  async #runTransaction(vm: VM, tx: TypedTransaction, view: CallView, baseFee: bigint | undefined, onStep: StepListener | undefined): Promise<RunTxResult> {
+    const block = this.block(view.header, baseFee)
+    this.#sm.reset(view.state)
+    const listener = onStep === undefined ? undefined : (step: { opcode: { code: number }; stack: bigint[]; address: Address }) => onStep(step.opcode.code, step.stack, step.address.bytes)
+    if (listener !== undefined) vm.evm.events!.on('step', listener)
+    try {
+      return await runTx(vm, { tx, block, skipBalance: true, skipNonce: true, skipBlockGasLimitValidation: true, skipHardForkValidation: true })
+    } finally {
+      if (listener !== undefined) vm.evm.events!.off('step', listener)
+    }
+  }
+
+  /** The block a call on `header` runs in, with `baseFee` in place of the header's when given. */
+  block(header: BlockHeader, baseFee: bigint | undefined): Block {
+    const fee = header.baseFeePerGas === undefined ? -1n : (baseFee ?? header.baseFeePerGas)
+    let byFee = this.#blocks.get(header)
+    if (byFee === undefined) this.#blocks.set(header, (byFee = new Map()))
+    let block = byFee.get(fee)
+    if (block === undefined) {
+      const override = fee < 0n ? {} : { baseFeePerGas: fee }
+      block = createBlock({ header: { ...header.toJSON(), number: header.number, timestamp: header.timestamp, ...override } }, { common: this.#common, skipConsensusFormatValidation: true })
+      byFee.set(fee, block)
+    }
+    return block
+  }
+
+  /** Runs `fn` on the VM after every run queued before it: runs share one VM, so they take turns. */
+  #exclusive<T>(fn: (vm: VM) => Promise<T>): Promise<T> {
+    const run = this.#queue.then(async () => {
+      this.#vm ??= createVM({ common: this.#common, stateManager: this.#sm, blockchain: this.#blockchain })
+      const vm = await this.#vm
+      // createVM builds an EVM (the interface type hides the journal and transient storage).
+      const evm = vm.evm as EVM
+      evm.journal.cleanJournal()
+      evm.transientStorage.clear()
+      return fn(vm)
+    })
+    this.#queue = run.catch(() => {})
+    return run
+  }
+}
+
+const EMPTY = new Uint8Array(0)
+const EMPTY_STATE: StateReader = { account: () => undefined, storage: () => EMPTY, code: () => undefined }

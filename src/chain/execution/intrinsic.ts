@@ -1,0 +1,51 @@
+/**
+ * The gas a call pays before any code runs (intrinsic gas) and the EIP-7623 calldata floor,
+ * computed from the call's fields as ethereumjs computes them for a transaction, without
+ * building one.
+ *
+ * Owns: the fee schedule of a transaction's fixed costs up to Osaka. The experimental forks that
+ * reprice them (EIP-2780, 7976, 7981, 8037) are left to ethereumjs: `needsTransaction` says when.
+ */
+import type { Common } from '@ethereumjs/common'
+import type { CallParams } from './params.js'
+
+/** EIPs whose repricing of fixed costs only ethereumjs's transaction classes know. */
+const REPRICING_EIPS = [2780, 7976, 7981, 8037] as const
+
+/** Whether the fork reprices a transaction's fixed costs beyond what `intrinsicGas` computes. */
+export function needsTransaction(common: Common): boolean {
+  return REPRICING_EIPS.some((eip) => common.isActivatedEIP(eip))
+}
+
+/** The intrinsic gas of `call` as a transaction (base, calldata, creation, access list, authorizations). */
+export function intrinsicGas(call: CallParams, common: Common): bigint {
+  const data = call.data
+  let gas = common.param('txGas')
+  if (data !== undefined && data.length > 0) {
+    let zeros = 0
+    for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++
+    gas += BigInt(zeros) * common.param('txDataZeroGas') + BigInt(data.length - zeros) * common.param('txDataNonZeroGas')
+  }
+  if (call.to === undefined) {
+    if (common.gteHardfork('homestead')) gas += common.param('txCreationGas')
+    if (common.isActivatedEIP(3860)) gas += common.param('initCodeWordGas') * BigInt(Math.ceil((data?.length ?? 0) / 32))
+  }
+  if (common.isActivatedEIP(2930) && call.accessList !== undefined) {
+    let keys = 0
+    for (const entry of call.accessList) keys += entry.storageKeys.length
+    gas += BigInt(call.accessList.length) * common.param('accessListAddressGas') + BigInt(keys) * common.param('accessListStorageKeyGas')
+  }
+  if (common.isActivatedEIP(7702) && call.authorizationList !== undefined) {
+    gas += BigInt(call.authorizationList.length) * common.param('perEmptyAccountCost')
+  }
+  return gas
+}
+
+/** EIP-7623's floor on the gas a transaction with this calldata uses (0 before Prague). */
+export function calldataFloorGas(call: CallParams, common: Common): bigint {
+  if (!common.isActivatedEIP(7623)) return 0n
+  const data = call.data
+  let tokens = 0n
+  if (data !== undefined) for (let i = 0; i < data.length; i++) tokens += data[i] === 0 ? 1n : 4n
+  return common.param('txGas') + common.param('totalCostFloorPerToken') * tokens
+}

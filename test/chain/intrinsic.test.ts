@@ -1,0 +1,32 @@
+import { createTx, getCalldataFloorGas, type TypedTxData } from '@ethereumjs/tx'
+import { bytesToHex, eoaCode7702SignAuthorization, hexToBytes } from '@ethereumjs/util'
+import { expect, test } from 'vitest'
+import { calldataFloorGas, intrinsicGas } from '../../src/chain/execution/intrinsic.js'
+import { createDevCommon } from '../../src/chain/genesis.js'
+
+const KEY = hexToBytes('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
+
+test('behavior: intrinsic gas and calldata floor equal what ethereumjs computes from a transaction', () => {
+  for (const hardfork of ['istanbul', 'berlin', 'london', 'shanghai', 'prague', 'osaka']) {
+    const common = createDevCommon({ chainId: 31337n, hardfork })
+    const data = new Uint8Array([0, 0, 1, 2, 0, 255, ...new Uint8Array(40)])
+    const to = new Uint8Array(20).fill(7)
+    const accessList = [{ address: to, storageKeys: [new Uint8Array(32), new Uint8Array(32).fill(1)] }]
+    const auth = eoaCode7702SignAuthorization({ chainId: '0x0', address: bytesToHex(to), nonce: '0x1' }, KEY)
+    const cases: { call: Parameters<typeof intrinsicGas>[0]; tx: TypedTxData }[] = [
+      { call: { to, data }, tx: { to, data, gasLimit: 1_000_000n } },
+      { call: { data }, tx: { data, gasLimit: 1_000_000n } },
+    ]
+    if (common.isActivatedEIP(2930)) {
+      cases.push({ call: { to, data, accessList }, tx: { type: 1, to, data, accessList: accessList.map((e) => ({ address: bytesToHex(e.address), storageKeys: e.storageKeys.map(bytesToHex) })), gasLimit: 1_000_000n } as TypedTxData })
+    }
+    if (common.isActivatedEIP(7702)) {
+      const authorizationList = [{ chainId: 0n, address: to, nonce: 1n, yParity: BigInt(auth[3][0] ?? 0), r: BigInt(bytesToHex(auth[4])), s: BigInt(bytesToHex(auth[5])) }]
+      cases.push({ call: { to, data, authorizationList }, tx: { type: 4, to, data, authorizationList: [auth], gasLimit: 1_000_000n, maxFeePerGas: 1n } as TypedTxData })
+    }
+    for (const { call, tx } of cases) {
+      const built = createTx(tx, { common })
+      expect({ hardfork, intrinsic: intrinsicGas(call, common), floor: calldataFloorGas(call, common) }).toEqual({ hardfork, intrinsic: built.getIntrinsicGas(), floor: getCalldataFloorGas(built) })
+    }
+  }
+})
