@@ -23,7 +23,9 @@ type BundleFunction = (exports: object, require: NodeJS.Require, module: { expor
 
 const bundlePath = fileURLToPath(new URL('./ringchain.bundle.js', import.meta.url))
 const cacheDir = join(tmpdir(), 'ringchain-compile-cache')
-const cachePath = join(cacheDir, `${RINGCHAIN_BUNDLE_ID}-${process.version}-${process.arch}.bin`)
+// One cache per subcommand: each holds what its own run compiled, and `--help` leaves `serve` a full one.
+const command = /^[a-z]+$/.test(process.argv[2] ?? '') ? process.argv[2] : 'none'
+const cachePath = join(cacheDir, `${RINGCHAIN_BUNDLE_ID}-${command}-${process.version}-${process.arch}.bin`)
 const useCache = process.env.NODE_DISABLE_COMPILE_CACHE === undefined
 
 const cachedData = useCache ? readCache() : undefined
