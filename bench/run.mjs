@@ -7,7 +7,7 @@
 //
 //   npm run bench                          (builds first; about 3 minutes, under 5)
 //   node bench/run.mjs --quick             (or RINGCHAIN_BENCH_QUICK=1: shorter runs, fewer blocks, about 1 minute)
-//   node bench/run.mjs --only reads,mine   (sections: suite, startup, mine, reads, window, memory)
+//   node bench/run.mjs --only reads,mine   (sections: suite, startup, mine, reads, window, fire, memory)
 //   node bench/run.mjs --no-anvil          (ringchain, the ceiling and the floor only)
 //   node bench/run.mjs --only reads --busy (reads with a CPU-bound neighbour at nice 19 keeping the
 //                                           CPUs out of idle: what one request in flight costs
@@ -25,6 +25,7 @@ import { Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { bytesToHex, generateAddress, hexToBytes, intToBytes, setLengthLeft } from '@ethereumjs/util'
 import { anvilReady, findAnvil, freePort, ringchainCommand, ringchainReady, series } from './startup.mjs'
 import { suiteSection, suiteTables } from './suite.mjs'
+import { fireSection } from './fire.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const argv = process.argv.slice(2)
@@ -35,15 +36,15 @@ const option = (name) => {
   return argv[at].includes('=') ? argv[at].slice(name.length + 1) : argv[at + 1]
 }
 const quick = flag('--quick') || process.env.RINGCHAIN_BENCH_QUICK === '1'
-const SECTIONS = ['suite', 'startup', 'mine', 'reads', 'window', 'memory']
+const SECTIONS = ['suite', 'startup', 'mine', 'reads', 'window', 'fire', 'memory']
 const only = new Set((option('--only') ?? SECTIONS.join(',')).split(','))
 for (const s of only) if (!SECTIONS.includes(s)) throw new Error(`--only: unknown section ${s} (one of ${SECTIONS.join(', ')})`)
 const withAnvil = !flag('--no-anvil')
 const busy = flag('--busy')
 
 const CONFIG = quick
-  ? { startupRuns: 3, transfers: 300, calls: 300, chunk: 150, warmupMs: 150, durationMs: 500, rounds: 1, memoryBlocks: [1_000, 2_000, 5_000], anvilMemoryBlocks: [1_000, 2_000] }
-  : { startupRuns: 5, transfers: 2_000, calls: 2_000, chunk: 250, warmupMs: 250, durationMs: 1_000, rounds: 2, memoryBlocks: [1_000, 5_000, 10_000, 20_000], anvilMemoryBlocks: [1_000, 5_000] }
+  ? { startupRuns: 3, fire: 500, transfers: 300, calls: 300, chunk: 150, warmupMs: 150, durationMs: 500, rounds: 1, memoryBlocks: [1_000, 2_000, 5_000], anvilMemoryBlocks: [1_000, 2_000] }
+  : { startupRuns: 5, fire: 2_000, transfers: 2_000, calls: 2_000, chunk: 250, warmupMs: 250, durationMs: 1_000, rounds: 2, memoryBlocks: [1_000, 5_000, 10_000, 20_000], anvilMemoryBlocks: [1_000, 5_000] }
 if (flag('--anvil-memory')) CONFIG.anvilMemoryBlocks = CONFIG.memoryBlocks
 
 // The well-known dev keys of the `test … junk` mnemonic: both nodes fund them at genesis.
@@ -73,7 +74,9 @@ function signedTransactions() {
   const contract = bytesToHex(generateAddress(hexToBytes(ADDRESSES[2]), new Uint8Array()))
   const word = (n) => bytesToHex(setLengthLeft(intToBytes(n), 32)).slice(2)
   const calls = Array.from({ length: CONFIG.calls }, (_, i) => sign(KEYS[2], { nonce: BigInt(i + 1), to: contract, gasLimit: 100_000n, data: '0x' + word(i % SLOTS) + word(i + 1) }))
-  return { transfers, deploy, contract, calls }
+  // The first transfer's hash: its block has left the window once the mine section is over.
+  const firstTransferHash = bytesToHex(createFeeMarket1559Tx({ chainId: 31337n, maxFeePerGas: 10_000_000_000n, maxPriorityFeePerGas: 1n, nonce: 0n, to: ADDRESSES[1], value: 1n, gasLimit: 21_000n }, { common }).sign(KEYS[0]).hash())
+  return { transfers, deploy, contract, calls, firstTransferHash }
 }
 
 // --- processes ------------------------------------------------------------------------------------
@@ -306,6 +309,16 @@ async function windowSection(nodes, txs) {
         if (r.errors > 0) throw new Error(`${node.name} window ${label}: ${r.errors} errors, e.g. ${r.firstError}`)
         if (entry[label] === undefined || r.rps > entry[label].rps) entry[label] = r
       }
+      // A lookup of a hash whose block has left the window (null on ringchain) against one inside it.
+      for (const method of ['eth_getTransactionReceipt', 'eth_getTransactionByHash']) {
+        for (const [label, hash] of [['inside', node.lastHash], ['left', txs.firstTransferHash]]) {
+          log(`window: ${node.name} ${method} of a hash ${label}…`)
+          const r = await job(node, { kind: 'reads', transport: 'ws', url: node.wsUrl, method, params: [hash], inFlight: 32, warmupMs: CONFIG.warmupMs, durationMs: CONFIG.durationMs })
+          if (r.errors > 0) throw new Error(`${node.name} window ${method} ${label}: ${r.errors} errors, e.g. ${r.firstError}`)
+          const at = (entry[method] ??= {})
+          if (at[label] === undefined || r.rps > at[label].rps) at[label] = r
+        }
+      }
     }
   }
   for (const entry of Object.values(out)) entry.ratio = entry['head-127'].rps / entry.head.rps
@@ -403,6 +416,18 @@ function table(r) {
     const w = r.window
     const cell = (x) => (x === undefined ? '–' : `${fmt(x['head-127'].rps)} vs ${fmt(x.head.rps)} (${x.ratio.toFixed(2)})`)
     row('eth_getStorageAt at head−127 vs at the head, req/s (WebSocket ×32)', cell(w.ringchain), cell(w.anvil), '', '', '', 'within 10%' + mark(Math.abs(1 - w.ringchain.ratio) <= 0.1))
+    for (const method of ['eth_getTransactionReceipt', 'eth_getTransactionByHash']) {
+      const lookup = (x) => (x?.[method] === undefined ? '–' : `${fmt(x[method].left.rps)} vs ${fmt(x[method].inside.rps)} (${(x[method].left.rps / x[method].inside.rps).toFixed(2)})`)
+      const ratioOf = w.ringchain[method].left.rps / w.ringchain[method].inside.rps
+      row(`${method} of a hash that left the window vs one inside it, req/s (WebSocket ×32)`, lookup(w.ringchain), lookup(w.anvil), '', '', '', 'left ≥ 0.9 × inside' + mark(ratioOf >= 0.9))
+    }
+  }
+  if (r.fire !== undefined) {
+    for (const entry of Object.values(r.fire)) {
+      const cell = (x) => (x === undefined ? '–' : `${fmt(x.tps)} (${fmt(x.blocks)} blocks)`)
+      const rc = entry.ringchain
+      row(`fired transfers ×${entry.inFlight} in flight, tx/s until all included (blocks used); ${fmt(CONFIG.fire)} over HTTP, automine`, cell(rc), cell(entry.anvil), '', ratio(rc.tps, entry.anvil?.tps), '', '≥ anvil' + mark(entry.anvil === undefined ? undefined : rc.tps >= entry.anvil.tps))
+    }
   }
   if (r.memory !== undefined) {
     const m = r.memory
@@ -447,14 +472,14 @@ try {
     results.startup = await startupSection()
     save()
   }
-  if (only.has('mine') || only.has('reads') || only.has('window')) {
+  if (['mine', 'reads', 'window', 'fire'].some((s) => only.has(s))) {
     log('signing transactions…')
     const txs = signedTransactions()
     const names = ['ringchain', ...(anvilBinary === undefined ? [] : ['anvil'])]
     for (const name of names) nodes.push(await startNode(name))
     // Reads and the window read need mined blocks, so the mine section always runs with them.
-    const mined = await mineSection(nodes, txs)
-    for (const node of nodes) node.lastHash = mined.calls[node.name].lastHash
+    const mined = only.has('fire') && only.size === 1 ? undefined : await mineSection(nodes, txs)
+    for (const node of nodes) node.lastHash = mined?.calls[node.name].lastHash
     if (only.has('mine')) {
       results.mine = mined
       if (anvilBinary !== undefined) {
@@ -483,6 +508,10 @@ try {
     }
     if (only.has('window')) {
       results.window = await windowSection(nodes, txs)
+      save()
+    }
+    if (only.has('fire')) {
+      results.fire = await fireSection(nodes, { count: CONFIG.fire, rpc, log })
       save()
     }
     for (const node of [...nodes, ceiling, floor]) await stopNode(node)

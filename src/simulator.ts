@@ -375,10 +375,11 @@ function chainFactory(options: RingchainOptions): () => Promise<Chain> {
   let loaded: Promise<ChainImport> | undefined
   return async () => {
     const withCrypto: ChainOptions = { customCrypto: createCustomCrypto(), ...chainOptions }
-    // The WebAssembly keccak compiles while genesis is built; mining waits for it (see keccakReady).
-    const chain = source === undefined ? await Chain.create(withCrypto) : await importChain(await (loaded ??= loadImport(source)), withCrypto)
+    // Genesis is hashed with the WebAssembly keccak: waiting for its compile (off the main thread)
+    // costs less than noble's keccak does while V8 has not yet optimised it. Mining needs it too
+    // (see keccakReady).
     await keccakReady()
-    return chain
+    return source === undefined ? await Chain.create(withCrypto) : await importChain(await (loaded ??= loadImport(source)), withCrypto)
   }
 }
 

@@ -16,6 +16,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { wordlist } from '@scure/bip39/wordlists/english'
 import { secp256k1PublicKey } from './crypto.js'
 import { Clock, DETERMINISTIC_GENESIS_TIMESTAMP } from './clock.js'
+import { DEFAULT_MNEMONIC_ACCOUNTS } from './defaultAccounts.js'
 import { InvalidInputError } from './errors.js'
 import { WorldState, newAccount, type StateChanges, emptyChanges } from './state.js'
 import { SYSTEM_CONTRACTS } from './systemContracts.js'
@@ -108,9 +109,13 @@ export interface DevAccount {
  *
  * BIP-39 and BIP-32 are written out here on node:crypto (native PBKDF2 and HMAC) and the native
  * secp256k1 binding, rather than taken from @scure/bip32: that one brings a second copy of noble's
- * curves whose precomputed tables cost ~200 ms, paid at every start.
+ * curves whose precomputed tables cost ~200 ms, paid at every start. The default mnemonic's
+ * first accounts are not derived at all but read from a table (see defaultAccounts.ts).
  */
 export function deriveAccounts(mnemonic: string, count: number): DevAccount[] {
+  if (mnemonic === DEFAULT_MNEMONIC && count <= DEFAULT_MNEMONIC_ACCOUNTS.length) {
+    return DEFAULT_MNEMONIC_ACCOUNTS.slice(0, count).map(([address, privateKey]) => ({ address: fromHex(address), privateKey: fromHex(privateKey) }))
+  }
   const normalized = normalizeMnemonic(mnemonic)
   const seed = pbkdf2Sync(normalized, 'mnemonic', 2048, 64, 'sha512')
   let node = hdMaster(seed)
@@ -122,6 +127,10 @@ export function deriveAccounts(mnemonic: string, count: number): DevAccount[] {
     accounts.push({ address: keccak_256(publicKey.subarray(1)).slice(12), privateKey })
   }
   return accounts
+}
+
+function fromHex(hex: string): Uint8Array {
+  return Uint8Array.from(Buffer.from(hex, 'hex'))
 }
 
 const HARDENED = 0x8000_0000

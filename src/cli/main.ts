@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * The `ringchain` command: picks the subcommand. Each subcommand owns its flags and output in a
  * file of its own beside this one.

@@ -4,6 +4,7 @@
 import { mnemonicToAccount } from 'viem/accounts'
 import { bytesToHex } from 'viem'
 import { describe, expect, onTestFinished, test } from 'vitest'
+import { DEFAULT_MNEMONIC, deriveAccounts } from '../../src/chain/genesis.js'
 import { InvalidInputError, createRingchain } from '../../src/index.js'
 
 const TWENTY_FOUR = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon art'
@@ -22,6 +23,16 @@ describe('dev accounts', () => {
       return { address: account.address.toLowerCase(), privateKey: bytesToHex(account.getHdKey().privateKey!) }
     })
     expect(rc.accounts).toEqual(expected)
+  })
+
+  test('behavior: the default mnemonic\'s written-out accounts are the ones derived', () => {
+    // The default's first 20 accounts come from a table; the same words spaced differently take
+    // the derivation path, and viem derives the last one independently.
+    const table = deriveAccounts(DEFAULT_MNEMONIC, 20)
+    expect(table).toEqual(deriveAccounts(` ${DEFAULT_MNEMONIC.replaceAll(' ', '  ')} `, 20))
+    const last = mnemonicToAccount(DEFAULT_MNEMONIC, { addressIndex: 19 })
+    expect(bytesToHex(table[19]!.address)).toBe(last.address.toLowerCase())
+    expect(deriveAccounts(DEFAULT_MNEMONIC, 21)[20]).toEqual(deriveAccounts(` ${DEFAULT_MNEMONIC}`, 21)[20])
   })
 
   test('args: extra spaces are normalized as BIP-39 says', async () => {
