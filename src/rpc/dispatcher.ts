@@ -7,8 +7,7 @@
 
 import { InternalError, InvalidRequestError, MethodNotFoundError, ParseError, toRpcError } from './errors.js'
 import type { DomainErrorMapper, RpcError } from './errors.js'
-import { decodeParams } from './params.js'
-import type { DecodedParams, Param } from './params.js'
+import { decodeParams, type DecodedParams, type Param } from './params/decode.js'
 
 // --- what handlers see ------------------------------------------------------------------------
 
