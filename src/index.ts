@@ -37,7 +37,7 @@ export {
   type ScenarioDocument,
   type ScenarioProblem,
 } from './scenario/load.js'
-export { wrapWithRecorder, type Recorder, type RecorderOptions } from './scenario/record.js'
+export { wrapWithRecorder, type Recorder, type RecorderOptions } from './recorder.js'
 export {
   bytesDataSlots,
   decodeBytesHead,

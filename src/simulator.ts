@@ -180,7 +180,7 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
   })
   const primary = await chains.open(key)
   const answering = dispatcherFor(chains, logger, maxBatchLength)
-  const recorder = record === undefined ? undefined : (await import('./scenario/record.js')).wrapWithRecorder(answering, record, { chain: ringchainOptions })
+  const recorder = record === undefined ? undefined : (await import('./recorder.js')).wrapWithRecorder(answering, record, { chain: ringchainOptions })
   const dispatch = recorder?.dispatch ?? answering
   let server
   try {
