@@ -5,7 +5,7 @@
  *
  * Owns: turning words into values for a layout's types, and walking a variable through as many
  * reads as it takes (through any `SlotReader`: JSON-RPC, or a chain in-process). Leaves slot
- * arithmetic to `slots.ts`, paths and types to `layout.ts`, transport to `client.ts`.
+ * arithmetic to `slots.ts`, paths to `layout.ts` and `paths.ts`, types to `types.ts`, transport to `client.ts`.
  */
 import type { Layout } from './layout.js'
 import { checksumAddress, formatKey, hexOf } from './paths.js'
