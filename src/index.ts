@@ -37,7 +37,7 @@ export {
   type ScenarioDocument,
   type ScenarioProblem,
 } from './scenario/load.js'
-export { wrapWithRecorder, type Recorder, type RecorderOptions } from './scenario/record.js'
+export { wrapWithRecorder, type Recorder, type RecorderOptions } from './recorder.js'
 export {
   bytesDataSlots,
   decodeBytesHead,
@@ -56,6 +56,7 @@ export {
   type KeyKind,
   type Location,
 } from './inspect/slots.js'
-export { Layout, LayoutError, parseLayout, type Derivation, type Resolved, type SolcStorageLayout, type WordField } from './inspect/layout.js'
+export { Layout, parseLayout } from './inspect/layout.js'
+export { LayoutError, type Derivation, type Resolved, type SolcStorageLayout, type WordField } from './inspect/types.js'
 export { cachedReader, readAll, readResolved, renderVariables, type ReadOptions, type SlotReader, type Value, type VariableValue } from './inspect/read.js'
 export { DEFAULT_RPC_URL, RpcCallError, StorageClient, eip1193Request, httpRequest, type ChangeEntry, type Diff, type SlotEntry } from './inspect/client.js'

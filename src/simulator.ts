@@ -15,7 +15,8 @@ import { RingchainRpcError, type RequestArguments } from './eip1193.js'
 import { importChain, type ChainImport, type GethGenesis } from './chain/import.js'
 import { createDispatcher, type Dispatch, type RpcContext, type RpcSession } from './rpc/dispatcher.js'
 import { LimitExceededError } from './rpc/errors.js'
-import { createMethods, mapDomainError } from './rpc/methods.js'
+import { mapDomainError } from './rpc/domainErrors.js'
+import { createMethods } from './rpc/methods.js'
 import { describeError } from './server/log.js'
 import { startServer, type ServerOptions } from './server/server.js'
 
@@ -179,7 +180,7 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
   })
   const primary = await chains.open(key)
   const answering = dispatcherFor(chains, logger, maxBatchLength)
-  const recorder = record === undefined ? undefined : (await import('./scenario/record.js')).wrapWithRecorder(answering, record, { chain: ringchainOptions })
+  const recorder = record === undefined ? undefined : (await import('./recorder.js')).wrapWithRecorder(answering, record, { chain: ringchainOptions })
   const dispatch = recorder?.dispatch ?? answering
   let server
   try {

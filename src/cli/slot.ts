@@ -5,7 +5,9 @@
  */
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
-import { LayoutError, parseKey, parseLayout, type Layout, type TypeInfo } from '../inspect/layout.js'
+import { parseLayout, type Layout } from '../inspect/layout.js'
+import { parseKey } from '../inspect/paths.js'
+import { LayoutError, type TypeInfo } from '../inspect/types.js'
 import { dynamicArrayElement, erc7201Slot, hexWord, nestedMappingSlot } from '../inspect/slots.js'
 import { fail } from './fail.js'
 

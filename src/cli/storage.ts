@@ -6,7 +6,9 @@
  */
 import { parseArgs } from 'node:util'
 import { RpcCallError, StorageClient, httpRequest, DEFAULT_RPC_URL, type ChangeEntry, type Diff, type SlotEntry } from '../inspect/client.js'
-import { LayoutError, checksumAddress, hexOf, type Layout, type WordField } from '../inspect/layout.js'
+import type { Layout } from '../inspect/layout.js'
+import { checksumAddress, hexOf } from '../inspect/paths.js'
+import { LayoutError, type WordField } from '../inspect/types.js'
 import { cachedReader, decodeWordFields, readAll, readResolved, renderValue, renderVariables, type ReadOptions } from '../inspect/read.js'
 import { hexWord, toBigInt } from '../inspect/slots.js'
 import { fail } from './fail.js'

@@ -5,8 +5,8 @@
  * Owns: the client-side wire (hex in and out of these few methods) and clear errors for a node
  * that cannot be reached or refuses. Leaves everything else to `read.ts` and `layout.ts`.
  */
-import type { Derivation, DerivationStep } from './layout.js'
-import { hexToBytes } from './layout.js'
+import { hexToBytes } from './paths.js'
+import type { Derivation, DerivationStep } from './types.js'
 import type { SlotReader } from './read.js'
 import { hexWord } from './slots.js'
 

@@ -2,102 +2,34 @@
  * A contract's storage as solc describes it (`storageLayout`), and variable paths on top of it:
  * `balances[0x7099…]`, `positions[2].owner`, `allowed[0xabc…][3]`, `byName["alice"]`.
  *
- * Owns: reading a solc storage layout (or an artifact that holds one), the type model, parsing a
- * path and resolving it to a slot, offset and type, and the reverse: naming what a slot holds
- * from the way it was derived (root slot, mapping keys, keccak, offsets).
- * Leaves the arithmetic to `slots.ts`, reading and decoding to `read.ts`.
+ * Owns: reading a solc storage layout (or an artifact that holds one), resolving a path to a slot,
+ * offset and type, and the reverse: naming what a slot holds from the way it was derived (root
+ * slot, mapping keys, keccak, offsets).
+ * Leaves the type model to `types.ts`, path and key text to `paths.ts`, the arithmetic to
+ * `slots.ts`, reading and decoding to `read.ts`.
  */
-import { keccak_256 } from '@noble/hashes/sha3.js'
 import {
   dynamicDataSlot,
   elementLocation,
   elementsPerSlot,
-  encodeKey,
   mappingSlot,
   slotsPerElement,
-  toBigInt,
-  toSigned,
-  type KeyKind,
 } from './slots.js'
-
-/** A bad layout file, path or key: the message says what and where. */
-export class LayoutError extends Error {
-  override name = 'LayoutError'
-}
-
-/** One entry of solc's `storageLayout.storage` (or of a struct's `members`). */
-export interface SolcStorageEntry {
-  readonly label: string
-  readonly slot: string
-  readonly offset: number
-  readonly type: string
-}
-
-/** One entry of solc's `storageLayout.types`. */
-export interface SolcType {
-  readonly encoding: 'inplace' | 'mapping' | 'dynamic_array' | 'bytes'
-  readonly label: string
-  readonly numberOfBytes: string
-  readonly base?: string
-  readonly key?: string
-  readonly value?: string
-  readonly members?: readonly SolcStorageEntry[]
-}
-
-/** solc's `storageLayout` output. */
-export interface SolcStorageLayout {
-  readonly storage: readonly SolcStorageEntry[]
-  readonly types: Readonly<Record<string, SolcType>> | null
-}
-
-/** How a value type is decoded. */
-export type ValueKind = KeyKind | { readonly kind: 'enum' } | { readonly kind: 'other' }
-
-/** A type of the layout, resolved. Children are named by type id and looked up with `Layout.type`. */
-export type TypeInfo =
-  | { readonly kind: 'value'; readonly id: string; readonly label: string; readonly bytes: number; readonly value: ValueKind }
-  | { readonly kind: 'bytes'; readonly id: string; readonly label: string; readonly string: boolean }
-  | { readonly kind: 'mapping'; readonly id: string; readonly label: string; readonly key: string; readonly value: string }
-  | { readonly kind: 'dynamicArray'; readonly id: string; readonly label: string; readonly base: string }
-  | { readonly kind: 'staticArray'; readonly id: string; readonly label: string; readonly base: string; readonly length: bigint; readonly bytes: number }
-  | { readonly kind: 'struct'; readonly id: string; readonly label: string; readonly members: readonly Member[]; readonly bytes: number }
-
-/** A state variable or struct member. */
-export interface Member {
-  readonly name: string
-  readonly slot: bigint
-  readonly offset: number
-  readonly type: string
-}
-
-/** Where a resolved path lives. */
-export interface Resolved {
-  /** The path, normalized (`balances[0x70997970C51812dc3A010C7d01b50e0d17dc79C8]`). */
-  readonly path: string
-  readonly slot: bigint
-  /** Bytes from the low-order end of the word (value types only; 0 otherwise). */
-  readonly offset: number
-  readonly type: TypeInfo
-}
-
-/** One thing a storage word holds, named: a value-type field, an array's length, the head or a data chunk of a string. */
-export interface WordField {
-  readonly path: string
-  readonly role: 'value' | 'length' | 'bytesHead' | 'bytesData'
-  readonly type: TypeInfo
-  readonly offset: number
-  readonly size: number
-}
-
-/** How a slot was derived, as `ringchain_storageLayout` and `ringchain_storageDiff` tell it. */
-export interface Derivation {
-  readonly root: bigint
-  readonly steps: readonly DerivationStep[]
-}
-export type DerivationStep =
-  | { readonly kind: 'mapping'; readonly key: Uint8Array }
-  | { readonly kind: 'keccak' }
-  | { readonly kind: 'offset'; readonly by: bigint }
+import { formatKey, hexOf, parseIndex, parseKey, parsePath, type PathStep } from './paths.js'
+import {
+  LayoutError,
+  byteSize,
+  type Derivation,
+  type KnownKeys,
+  type Member,
+  type Resolved,
+  type SolcStorageEntry,
+  type SolcStorageLayout,
+  type SolcType,
+  type TypeInfo,
+  type ValueKind,
+  type WordField,
+} from './types.js'
 
 /** A contract's storage layout. */
 export class Layout {
@@ -329,9 +261,6 @@ export class Layout {
   }
 }
 
-/** Mapping slot → the keys seen for it (hex → encoded key). */
-export type KnownKeys = Map<bigint, Map<string, Uint8Array>>
-
 type Scope = { readonly kind: 'top' } | { readonly kind: 'type'; readonly type: TypeInfo }
 
 /**
@@ -388,188 +317,6 @@ function valueKind(id: string, bytes: number): ValueKind {
   return { kind: 'other' }
 }
 
-/** Bytes a value of this type takes in place (32 for mappings, dynamic arrays and strings). */
-export function byteSize(t: TypeInfo): number {
-  switch (t.kind) {
-    case 'value':
-    case 'staticArray':
-    case 'struct':
-      return t.bytes
-    default:
-      return 32
-  }
-}
-
-// --- paths -----------------------------------------------------------------------------------
-
-type PathStep = { readonly kind: 'member'; readonly name: string } | { readonly kind: 'index'; readonly text: string }
-
-/** Splits `a.b[0x1]["x]y"][2]` into steps; quoted keys may hold `]` and `.`. */
-export function parsePath(path: string): PathStep[] {
-  const steps: PathStep[] = []
-  let i = 0
-  const fail = (why: string): never => {
-    throw new LayoutError(`bad path "${path}": ${why} at character ${i + 1}`)
-  }
-  const ident = () => {
-    const m = /^[A-Za-z_$][A-Za-z0-9_$]*/.exec(path.slice(i))
-    if (m === null) fail('expected a name')
-    i += m![0].length
-    return m![0]
-  }
-  steps.push({ kind: 'member', name: ident() })
-  while (i < path.length) {
-    const c = path[i]
-    if (c === '.') {
-      i++
-      steps.push({ kind: 'member', name: ident() })
-    } else if (c === '[') {
-      i++
-      let text = ''
-      const quote = path[i]
-      if (quote === '"' || quote === "'") {
-        const end = findClosingQuote(path, i)
-        if (end < 0) fail('unterminated string')
-        const literal = path.slice(i, end + 1)
-        text = quote === '"' ? literal : `"${literal.slice(1, -1).replace(/"/g, '\\"')}"`
-        i = end + 1
-        if (path[i] !== ']') fail('expected "]"')
-      } else {
-        const end = path.indexOf(']', i)
-        if (end < 0) fail('missing "]"')
-        text = path.slice(i, end).trim()
-        i = end
-      }
-      if (text === '') fail('empty key')
-      i++
-      steps.push({ kind: 'index', text })
-    } else {
-      fail(`unexpected "${c}"`)
-    }
-  }
-  return steps
-}
-
-function findClosingQuote(text: string, start: number): number {
-  const quote = text[start]
-  for (let i = start + 1; i < text.length; i++) {
-    if (text[i] === '\\') i++
-    else if (text[i] === quote) return i
-  }
-  return -1
-}
-
-function parseIndex(text: string, where: string): bigint {
-  if (!/^(0x[0-9a-fA-F]+|\d+)$/.test(text)) throw new LayoutError(`${where}[${text}]: an array index is a non-negative number`)
-  return BigInt(text)
-}
-
-/**
- * A mapping key written in a path, encoded as solc hashes it: `0x…` addresses (any case), decimal
- * or `0x` numbers (a `-` for signed), `true`/`false`, `0x…` of exactly N bytes for `bytesN`,
- * `"text"` (or bare text) for string keys, `0x…` for `bytes` keys.
- */
-export function parseKey(type: TypeInfo, text: string, where = 'mapping'): Uint8Array {
-  const bad = (want: string): never => {
-    throw new LayoutError(`${where.startsWith('--') ? `${where} ${text}` : `${where}[${text}]`}: the key is ${type.label}: ${want}`)
-  }
-  if (type.kind === 'bytes') {
-    if (type.string) {
-      if (text.startsWith('"')) {
-        try {
-          return new TextEncoder().encode(JSON.parse(text) as string)
-        } catch {
-          bad('a string in double quotes')
-        }
-      }
-      return new TextEncoder().encode(text)
-    }
-    if (!/^0x([0-9a-fA-F]{2})*$/.test(text)) bad('hex bytes (0x…, an even number of digits)')
-    return hexToBytes(text)
-  }
-  if (type.kind !== 'value') return bad('mapping keys are value types, strings or bytes')
-  const kind = type.value
-  try {
-    switch (kind.kind) {
-      case 'address':
-        if (!/^0x[0-9a-fA-F]{40}$/.test(text)) bad('20 bytes of hex (0x + 40 digits)')
-        return encodeKey(kind, BigInt(text))
-      case 'bool':
-        if (text !== 'true' && text !== 'false') bad('true or false')
-        return encodeKey(kind, text === 'true')
-      case 'fixedBytes':
-        if (!new RegExp(`^0x[0-9a-fA-F]{${kind.size * 2}}$`).test(text)) bad(`${kind.size} bytes of hex (0x + ${kind.size * 2} digits)`)
-        return encodeKey(kind, hexToBytes(text))
-      case 'int': {
-        if (!/^-?(0x[0-9a-fA-F]+|\d+)$/.test(text)) bad('a number')
-        const negative = text.startsWith('-')
-        const magnitude = BigInt(negative ? text.slice(1) : text)
-        return encodeKey(kind, negative ? -magnitude : magnitude)
-      }
-      case 'uint':
-        if (!/^(0x[0-9a-fA-F]+|\d+)$/.test(text)) bad('a non-negative number')
-        return encodeKey(kind, BigInt(text))
-      case 'enum':
-        if (!/^\d+$/.test(text) || BigInt(text) > 255n) bad('the number of a member (0-255)')
-        return encodeKey({ kind: 'uint', bits: 8 }, BigInt(text))
-      default:
-        return bad('no such key type is supported')
-    }
-  } catch (e) {
-    if (e instanceof LayoutError) throw e
-    return bad((e as Error).message)
-  }
-}
-
-/** A mapping key as a path writes it (checksummed addresses, decimal numbers, quoted strings). */
-export function formatKey(type: TypeInfo, key: Uint8Array): string {
-  if (type.kind === 'bytes') {
-    if (!type.string) return '0x' + hexOf(key)
-    const text = new TextDecoder('utf-8', { fatal: false }).decode(key)
-    return JSON.stringify(text)
-  }
-  if (type.kind !== 'value' || key.length !== 32) return '0x' + hexOf(key)
-  const v = toBigInt(key)
-  switch (type.value.kind) {
-    case 'address':
-      return checksumAddress(v)
-    case 'bool':
-      return v === 0n ? 'false' : 'true'
-    case 'fixedBytes':
-      return '0x' + hexOf(key.subarray(0, type.value.size))
-    case 'int':
-      return toSigned(v, 256).toString()
-    case 'uint':
-    case 'enum':
-      return v.toString()
-    default:
-      return '0x' + hexOf(key)
-  }
-}
-
-// --- small helpers ----------------------------------------------------------------------------
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-export function hexOf(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
-}
-
-export function hexToBytes(text: string): Uint8Array {
-  return Uint8Array.from(Buffer.from(text.slice(2), 'hex'))
-}
-
-/** An address (as a number) with its EIP-55 checksum. */
-export function checksumAddress(value: bigint): string {
-  const hex = value.toString(16).padStart(40, '0')
-  return '0x' + toChecksum(hex)
-}
-
-function toChecksum(hex: string): string {
-  const hash = hexOf(keccak_256(new TextEncoder().encode(hex)))
-  let out = ''
-  for (let i = 0; i < 40; i++) out += parseInt(hash[i]!, 16) >= 8 ? hex[i]!.toUpperCase() : hex[i]
-  return out
 }

@@ -5,9 +5,11 @@
  *
  * Owns: turning words into values for a layout's types, and walking a variable through as many
  * reads as it takes (through any `SlotReader`: JSON-RPC, or a chain in-process). Leaves slot
- * arithmetic to `slots.ts`, paths and types to `layout.ts`, transport to `client.ts`.
+ * arithmetic to `slots.ts`, paths to `layout.ts` and `paths.ts`, types to `types.ts`, transport to `client.ts`.
  */
-import { byteSize, checksumAddress, formatKey, hexOf, type KnownKeys, type Layout, type Resolved, type TypeInfo, type WordField } from './layout.js'
+import type { Layout } from './layout.js'
+import { checksumAddress, formatKey, hexOf } from './paths.js'
+import { byteSize, type KnownKeys, type Resolved, type TypeInfo, type WordField } from './types.js'
 import { bytesDataSlots, decodeBytesHead, elementLocation, dynamicDataSlot, mappingSlot, packedField, toBigInt, toSigned } from './slots.js'
 
 /** Reads the 32-byte word at a slot (of one account, at one block: the reader is bound to both). */

@@ -23,12 +23,15 @@ import {
 import { structLogger, type StructLog, type StructLoggerResult } from '../chain/trace/structLogger.js'
 import { noopTracer, type Tracer } from '../chain/trace/tracer.js'
 import type { BlockRecord } from '../chain/types.js'
+import type { ChainFor } from './context.js'
 import { RawJson, defineMethod, type Registry, type RpcContext } from './dispatcher.js'
 import { InvalidParamsError, ServerError } from './errors.js'
 import { toData, toPaddedData, toQuantity } from './hex.js'
-import { address, blockNumber, blockParam, data, hash, optional, quantity, transactionRequest, LATEST, type Param } from './params.js'
+import { LATEST, blockNumber, blockParam } from './params/block.js'
+import { optional, type Param } from './params/decode.js'
+import { transactionRequest } from './params/transaction.js'
+import { address, data, hash, quantity } from './params/values.js'
 
-type ChainFor = (ctx: RpcContext) => Chain | Promise<Chain>
 
 /** geth's `TraceConfig` (with `TraceCallConfig`'s overrides), decoded. */
 export interface TraceConfig {
@@ -278,7 +281,7 @@ async function traceWholeBlock(chain: Chain, record: BlockRecord, config: TraceC
 }
 
 /** The `debug_trace*` entries of the registry. */
-export function createDebugMethods(chainFor: ChainFor): Registry {
+export function createDebugMethods(chainFor: ChainFor) {
   const debug_traceTransaction = defineMethod([hash, optional(traceConfig, NO_CONFIG)], async ([h, config], ctx) => {
     const chain = await chainFor(ctx)
     const found = chain.lookupTransaction(h)

@@ -2,13 +2,12 @@
 // Owns: every envelope (parse and request errors, id echo, batches, notifications), looking the
 // method up before decoding its params, running handlers, and turning whatever they throw into
 // an error object through `toRpcError`. Does not own: what a method does (its handler), param
-// wording (params.ts), the code of a domain error (the mapper handed in), or transport, keys and
+// wording (params/), the code of a domain error (the mapper handed in), or transport, keys and
 // limits other than batch length (src/server/).
 
 import { InternalError, InvalidRequestError, MethodNotFoundError, ParseError, toRpcError } from './errors.js'
 import type { DomainErrorMapper, RpcError } from './errors.js'
-import { decodeParams } from './params.js'
-import type { DecodedParams, Param } from './params.js'
+import { decodeParams, type DecodedParams, type Param } from './params/decode.js'
 
 // --- what handlers see ------------------------------------------------------------------------
 

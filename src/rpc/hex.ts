@@ -1,7 +1,7 @@
 // Hex on the wire: the only place where bigint and Uint8Array become 0x-strings and back.
 // Owns: quantity and data encoding (lowercase, quantities without leading zeros) and strict
 // decoding that reports geth's hexutil wording. Does not own: which argument a string came from
-// or how an error is phrased for it (params.ts), nor JSON-RPC codes (errors.ts).
+// or how an error is phrased for it (params/), nor JSON-RPC codes (errors.ts).
 //
 // These run for every field of every response, so they were measured (Node 20, 32 bytes):
 // Buffer's native hexSlice ~80 ns, a byte→hex table ~155 ns, Buffer.from(view).toString ~155 ns;
@@ -13,7 +13,7 @@ export class HexError extends Error {
   override name = 'HexError'
 }
 
-/** geth's hexutil error texts, reused by params.ts to word argument errors. */
+/** geth's hexutil error texts, reused by params/ to word argument errors. */
 export const HexReason = {
   empty: 'empty hex string',
   syntax: 'invalid hex string',

@@ -5,14 +5,22 @@
  * decoded back. Also where a mapping entry lives in storage.
  *
  * Owns: the conversions between scenario values and ABI values. The encoding itself is
- * micro-eth-signer's (`micro-eth-signer/abi.js`); names become addresses through `Scope`.
+ * micro-eth-signer's (`micro-eth-signer/abi.js`); names become addresses through an
+ * `AddressNames` handed in (the run's `Scope`), so this module knows nothing of scopes.
  */
 import { readFile } from 'node:fs/promises'
 import { isAbsolute, resolve } from 'node:path'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { createContract, events, parseAbiItem, type ParsedABI } from 'micro-eth-signer/abi.js'
-import type { Scope } from './scope.js'
 import { ScenarioValueError, bytesToHex, hexToBytes, isAddress, isHash, isQuantityLike, parseQuantity, show } from './values.js'
+
+/** How names (`alice`, `token`, dev account numbers) become addresses: the run's `Scope` is one. */
+export interface AddressNames {
+  /** The lowercase address a value names; throws naming `what` when it names none. */
+  address(value: unknown, what?: string): string
+  /** Whether the value names an address (a literal, a dev account, a deployed contract). */
+  isAddressLike(value: unknown): boolean
+}
 
 /** One parameter of an ABI entry. */
 export interface AbiParameter {
@@ -124,7 +132,7 @@ function canonicalType(param: AbiParameter): string {
 }
 
 /** Calldata of a call to `item` with `args` (a list, or an object by parameter name). */
-export function encodeCall(item: AbiItem, args: unknown, scope: Scope): string {
+export function encodeCall(item: AbiItem, args: unknown, scope: AddressNames): string {
   const contract = createContract([{ ...item, type: 'function' }] as unknown as ParsedABI)
   const method = contract[item.name!]!
   const bytes = method.encodeInput(shapeArgs(item.inputs ?? [], args, scope, `${item.name}`))
@@ -132,7 +140,7 @@ export function encodeCall(item: AbiItem, args: unknown, scope: Scope): string {
 }
 
 /** Constructor arguments, ABI-encoded, to append to the creation bytecode. */
-export function encodeConstructorArgs(abi: readonly AbiItem[], args: unknown): (scope: Scope) => string {
+export function encodeConstructorArgs(abi: readonly AbiItem[], args: unknown): (scope: AddressNames) => string {
   return (scope) => {
     const constructor = abi.find((item) => item.type === 'constructor')
     const inputs = constructor?.inputs ?? []
@@ -197,7 +205,7 @@ function allNamed(params: readonly AbiParameter[]): boolean {
 }
 
 /** Arguments as micro-eth-signer takes them for `params`. */
-function shapeArgs(params: readonly AbiParameter[], args: unknown, scope: Scope, what: string): unknown {
+function shapeArgs(params: readonly AbiParameter[], args: unknown, scope: AddressNames, what: string): unknown {
   const list = argList(params, args, what)
   const values = params.map((p, i) => toAbiValue(p, list[i], scope, `${what} argument ${p.name !== undefined && p.name !== '' ? p.name : i}`))
   if (params.length === 0) return undefined
@@ -226,7 +234,7 @@ function argList(params: readonly AbiParameter[], args: unknown, what: string): 
 }
 
 /** A scenario value as the ABI coder wants it for `param` (names become addresses). */
-export function toAbiValue(param: AbiParameter, value: unknown, scope: Scope, what: string): unknown {
+export function toAbiValue(param: AbiParameter, value: unknown, scope: AddressNames, what: string): unknown {
   const type = param.type
   const array = /^(.*)\[(\d*)\]$/.exec(type)
   if (array !== null) {
@@ -281,7 +289,7 @@ function plain(param: AbiParameter, value: unknown): unknown {
  * The slot of a mapping entry, as Solidity lays it out: `keccak256(key . slot)` per key, the key
  * padded to 32 bytes (value types) or as its bytes (`string`, `bytes`).
  */
-export function mappingSlot(slot: bigint, keys: readonly unknown[], keyTypes: readonly (string | undefined)[], scope: Scope): bigint {
+export function mappingSlot(slot: bigint, keys: readonly unknown[], keyTypes: readonly (string | undefined)[], scope: AddressNames): bigint {
   let current = slot
   keys.forEach((key, i) => {
     const bytes = mappingKey(key, keyTypes[i], scope, `mapping key ${i + 1}`)
@@ -294,7 +302,7 @@ export function mappingSlot(slot: bigint, keys: readonly unknown[], keyTypes: re
 }
 
 /** A mapping key's bytes; the type is given or guessed (an address-like value, a number, a 32-byte hex, else a string). */
-function mappingKey(key: unknown, type: string | undefined, scope: Scope, what: string): Uint8Array {
+function mappingKey(key: unknown, type: string | undefined, scope: AddressNames, what: string): Uint8Array {
   const t = type ?? guessKeyType(key, scope)
   if (t === 'address') return word(BigInt(scope.address(key, what)))
   if (/^u?int\d*$/.test(t)) {
@@ -313,7 +321,7 @@ function mappingKey(key: unknown, type: string | undefined, scope: Scope, what: 
   throw new ScenarioValueError(`${what}: the key type ${t} is not supported`)
 }
 
-function guessKeyType(key: unknown, scope: Scope): string {
+function guessKeyType(key: unknown, scope: AddressNames): string {
   if (isAddress(key)) return 'address'
   if (isHash(key)) return 'bytes32'
   if (typeof key === 'number' || typeof key === 'bigint' || (typeof key === 'string' && isQuantityLike(key))) return 'uint256'

@@ -3,7 +3,9 @@
 // the contract wrote; names come from the derivations the chain recorded while mining.
 import { describe, expect, test } from 'vitest'
 import { StorageClient, eip1193Request } from '../../src/inspect/client.js'
-import { LayoutError, parseLayout, parsePath } from '../../src/inspect/layout.js'
+import { parseLayout } from '../../src/inspect/layout.js'
+import { parsePath } from '../../src/inspect/paths.js'
+import { LayoutError } from '../../src/inspect/types.js'
 import { cachedReader, readAll, readResolved, renderVariables } from '../../src/inspect/read.js'
 import { decodeBytesHead, packedField } from '../../src/inspect/slots.js'
 import { ALICE, Layouts, Token, call, layoutsChain, tokenChain, uintAt, wordAt } from './helpers.js'

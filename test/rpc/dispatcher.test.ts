@@ -20,7 +20,9 @@ import {
   toRpcError,
 } from '../../src/rpc/errors.js'
 import { fromHex, toQuantity } from '../../src/rpc/hex.js'
-import { LATEST, type BlockParam, address, blockParam, optional, quantity, storageSlot } from '../../src/rpc/params.js'
+import { LATEST, type BlockParam, blockParam } from '../../src/rpc/params/block.js'
+import { optional } from '../../src/rpc/params/decode.js'
+import { address, quantity, storageSlot } from '../../src/rpc/params/values.js'
 
 // --- a small fake registry ----------------------------------------------------------------------
 

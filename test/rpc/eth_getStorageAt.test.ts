@@ -392,7 +392,7 @@ describe('errors', () => {
     }
   })
 
-  // Known departure, src/rpc/params.ts (decodeEip1898): `{}` gets -32602 with geth's bare text
+  // Known departure, src/rpc/params/block.ts (decodeEip1898): `{}` gets -32602 with geth's bare text
   // `invalid arguments; neither block nor hash specified`, which does not name the argument as
   // decisions.md asks for bad params. Flip to `test` once the message carries `invalid argument 2: `.
   test('error: EIP-1898 object with neither blockNumber nor blockHash names the argument', async () => {

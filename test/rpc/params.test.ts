@@ -2,24 +2,11 @@ import { describe, expect, test } from 'vitest'
 
 import { InvalidParamsError } from '../../src/rpc/errors.js'
 import { HexError, fromHex, fromQuantity, toData, toPaddedData, toQuantity } from '../../src/rpc/hex.js'
-import {
-  LATEST,
-  type Param,
-  address,
-  blockNumber,
-  blockParam,
-  bool,
-  data,
-  decodeParams,
-  hash,
-  index,
-  logFilter,
-  optional,
-  quantity,
-  storageSlot,
-  transactionRequest,
-  uint64,
-} from '../../src/rpc/params.js'
+import { LATEST, blockNumber, blockParam } from '../../src/rpc/params/block.js'
+import { type Param, decodeParams, optional } from '../../src/rpc/params/decode.js'
+import { logFilter } from '../../src/rpc/params/logFilter.js'
+import { transactionRequest } from '../../src/rpc/params/transaction.js'
+import { address, bool, data, hash, index, quantity, storageSlot, uint64 } from '../../src/rpc/params/values.js'
 
 const ADDRESS = '0xaa00000000000000000000000000000000000000'
 const HASH = '0xf69b05b90b7e50c0b5b9b74d2d63a983dee56dffbbd68a530f026f263d76810c'

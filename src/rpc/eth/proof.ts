@@ -7,12 +7,14 @@
  * `WorldState.prove`).
  */
 import { bytesToBigInt, bytesToUnprefixedHex } from '@ethereumjs/util'
-import type { AccountProof } from '../chain/proofs.js'
-import { defineMethod, type MethodSpec } from './dispatcher.js'
-import { ClientLimitExceededError, InvalidParamsError } from './errors.js'
-import { toData, toPaddedData, toQuantity } from './hex.js'
-import type { ChainFor } from './methods.js'
-import { LATEST, address, blockParam, optional, storageKey, storageKeyList, storageRequests } from './params.js'
+import type { AccountProof } from '../../chain/proofs.js'
+import type { ChainFor } from '../context.js'
+import { defineMethod, type MethodSpec } from '../dispatcher.js'
+import { ClientLimitExceededError, InvalidParamsError } from '../errors.js'
+import { toData, toPaddedData, toQuantity } from '../hex.js'
+import { LATEST, blockParam } from '../params/block.js'
+import { optional } from '../params/decode.js'
+import { address, storageKey, storageKeyList, storageRequests } from '../params/values.js'
 
 /** geth's cap on the slots of one `eth_getStorageValues` request. */
 export const MAX_STORAGE_VALUES = 1024

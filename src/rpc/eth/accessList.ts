@@ -5,12 +5,14 @@
  * Owns: the params (geth's TransactionArgs, block, state overrides refused) and the wire shape.
  * Leaves the fixed-point search, the tracer and the defaults to `src/chain/accessList.ts`.
  */
-import type { AccessListCall } from '../chain/accessList.js'
-import { defineMethod, type MethodSpec } from './dispatcher.js'
-import { InvalidParamsError, ServerError } from './errors.js'
-import { toData, toQuantity } from './hex.js'
-import type { ChainFor } from './methods.js'
-import { LATEST, blockParam, optional, transactionRequest, type Param, type TransactionRequest } from './params.js'
+import type { AccessListCall } from '../../chain/accessList.js'
+import type { ChainFor } from '../context.js'
+import { defineMethod, type MethodSpec } from '../dispatcher.js'
+import { InvalidParamsError, ServerError } from '../errors.js'
+import { toData, toQuantity } from '../hex.js'
+import { LATEST, blockParam } from '../params/block.js'
+import { optional, type Param } from '../params/decode.js'
+import { transactionRequest, type TransactionRequest } from '../params/transaction.js'
 
 /** geth's third argument, state overrides: only an empty set is accepted (ringchain does not apply overrides). */
 const noOverrides: Param<undefined> = {

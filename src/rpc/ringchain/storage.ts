@@ -8,14 +8,24 @@
  * for a given contract (its solc storage layout) to `src/inspect/`.
  */
 import { bytesToUnprefixedHex } from '@ethereumjs/util'
-import type { StorageChange, StorageSlot } from '../chain/chain.js'
-import type { SlotDerivation, SlotStep } from '../chain/preimages.js'
-import type { BlockRecord } from '../chain/types.js'
-import { defineMethod, type MethodSpec } from './dispatcher.js'
-import { InvalidParamsError, ServerError } from './errors.js'
-import { toData, toPaddedData, toQuantity } from './hex.js'
-import type { ChainFor } from './methods.js'
-import { LATEST, address, blockParam, optional } from './params.js'
+import type { StorageChange, StorageSlot } from '../../chain/chain.js'
+import type { SlotDerivation, SlotStep } from '../../chain/preimages.js'
+import type { BlockRecord } from '../../chain/types.js'
+import type { ChainFor } from '../context.js'
+import { defineMethod, type MethodSpec, type Registry } from '../dispatcher.js'
+import { InvalidParamsError, ServerError } from '../errors.js'
+import { toData, toPaddedData, toQuantity } from '../hex.js'
+import { LATEST, blockParam } from '../params/block.js'
+import { optional } from '../params/decode.js'
+import { address } from '../params/values.js'
+
+/** The storage-inspection methods over `chainFor`. */
+export function storageMethods(chainFor: ChainFor) {
+  return {
+    ringchain_storageLayout: storageLayoutMethod(chainFor),
+    ringchain_storageDiff: storageDiffMethod(chainFor),
+  } satisfies Registry
+}
 
 /**
  * `ringchain_storageLayout(address, block = latest)`: every non-zero slot of the account at the block.
@@ -23,7 +33,7 @@ import { LATEST, address, blockParam, optional } from './params.js'
  * @example
  * // → { address, blockNumber, blockHash, slots: [{ slot, value, path: '0[0xf39f…]', derivation }] }
  */
-export function storageLayoutMethod(chainFor: ChainFor): MethodSpec {
+function storageLayoutMethod(chainFor: ChainFor): MethodSpec {
   return defineMethod([address, optional(blockParam, LATEST)], async ([owner, block], ctx) => {
     const chain = await chainFor(ctx)
     if (block.kind === 'tag' && block.tag === 'pending') throw new InvalidParamsError('invalid argument 1: the pending block has no storage history; use latest')
@@ -40,7 +50,7 @@ export function storageLayoutMethod(chainFor: ChainFor): MethodSpec {
  * `ringchain_storageDiff(target, address?)`: the storage changes of a transaction (by hash) or of a
  * block (number, tag or hash), optionally of one account only.
  */
-export function storageDiffMethod(chainFor: ChainFor): MethodSpec {
+function storageDiffMethod(chainFor: ChainFor): MethodSpec {
   return defineMethod([blockParam, optional(address)], async ([target, only], ctx) => {
     const chain = await chainFor(ctx)
     const keep = (changes: readonly StorageChange[]) => {

@@ -10,12 +10,13 @@
  */
 import { TransactionType, createTx, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import type { Chain } from '../chain/chain.js'
-import { defineMethod, type MethodSpec } from './dispatcher.js'
-import { ServerError } from './errors.js'
-import { toData, toQuantity } from './hex.js'
-import type { ChainFor } from './methods.js'
-import { PENDING, transactionRequest, type TransactionRequest } from './params.js'
+import type { Chain } from '../../chain/chain.js'
+import type { ChainFor } from '../context.js'
+import { defineMethod, type MethodSpec } from '../dispatcher.js'
+import { ServerError } from '../errors.js'
+import { toData, toQuantity } from '../hex.js'
+import { PENDING } from '../params/block.js'
+import { transactionRequest, type TransactionRequest } from '../params/transaction.js'
 
 /** What eth_maxPriorityFeePerGas suggests, and the price before London. */
 const SUGGESTED_TIP = 1_000_000_000n
@@ -124,4 +125,9 @@ function transactionJson(tx: TypedTransaction, hash: Uint8Array): Record<string,
   if (tx.type !== TransactionType.Legacy) out.yParity = '0x0'
   out.hash = toData(hash)
   return out
+}
+
+/** The `eth_fillTransaction` fragment of the registry. */
+export function fillMethods(chainFor: ChainFor) {
+  return { eth_fillTransaction: fillTransactionMethod(chainFor) }
 }

@@ -6,13 +6,13 @@
  *
  * Owns: which methods count as state-changing, the scenario it writes (appended step by step, in
  * the order requests arrived, so a server that dies still leaves a playable file). Leaves serving
- * to the server and the meaning of steps to `steps.ts`. Reads are not recorded; blocks mined by
+ * to the server and the meaning of steps to `src/scenario/`. Reads are not recorded; blocks mined by
  * the interval timer are not requests and are not recorded either.
  */
 import { writeFileSync } from 'node:fs'
 import { appendFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import type { Dispatch, RpcSession } from '../rpc/dispatcher.js'
+import type { Dispatch, RpcSession } from './rpc/dispatcher.js'
 
 // Loaded when a recording starts, not when ringchain is imported (`yaml` ships CommonJS too).
 const require = createRequire(import.meta.url)

@@ -1,16 +1,31 @@
 /**
- * What the node says about its chain: `eth_config` (EIP-7910 fork configuration),
- * `eth_capabilities` (which blocks' data it serves) and `eth_baseFee` (the next block's base fee).
+ * What the node says about its chain: `eth_chainId`, `eth_config` (EIP-7910 fork configuration),
+ * `eth_capabilities` (which blocks' data it serves), and a dev node's fixed answers about syncing,
+ * mining and its coinbase.
  *
  * Owns: their wire shapes. Leaves the fork rules and fork ids to `src/chain/forkConfig.ts`, the
- * window and base fees to `src/chain/chain.ts`.
+ * window to `src/chain/chain.ts`.
  */
-import { forkConfigs, type ForkConfig } from '../chain/forkConfig.js'
-import { defineMethod, type MethodSpec } from './dispatcher.js'
-import { toData, toQuantity } from './hex.js'
-import type { ChainFor } from './methods.js'
+import { forkConfigs, type ForkConfig } from '../../chain/forkConfig.js'
+import { andThen, type ChainFor } from '../context.js'
+import { defineMethod, type MethodSpec, type Registry } from '../dispatcher.js'
+import { toData, toQuantity } from '../hex.js'
+import { none } from '../params/decode.js'
 
-const none = [] as const
+/** The chain-information methods over `chainFor`. */
+export function chainInfoMethods(chainFor: ChainFor) {
+  return {
+    // Synchronous whenever the chain is at hand (see `andThen`): clients ask it before everything.
+    eth_chainId: defineMethod(none, (_p, ctx) => andThen(chainFor(ctx), (chain) => toQuantity(chain.common.chainId()))),
+    eth_config: configMethod(chainFor),
+    eth_capabilities: capabilitiesMethod(chainFor),
+    eth_syncing: defineMethod(none, () => false),
+    eth_mining: defineMethod(none, async (_p, ctx) => (await chainFor(ctx)).miningMode.mode !== 'manual'),
+    eth_hashrate: defineMethod(none, () => '0x0'),
+    eth_coinbase: defineMethod(none, async (_p, ctx) => toData((await chainFor(ctx)).blockSettings.coinbase)),
+    eth_protocolVersion: defineMethod(none, () => '0x44'),
+  } satisfies Registry
+}
 
 /**
  * `eth_config`: the current fork's configuration and, when one is scheduled, the next and the last
@@ -20,7 +35,7 @@ const none = [] as const
  * // → { current: { activationTime: 540, blobSchedule: { target: 14, max: 21, baseFeeUpdateFraction: 11684671 },
  * //     chainId: '0xc72dd9d5e883e', forkId: '0xe272ecbe', precompiles: {…}, systemContracts: {…} }, next: null, last: null }
  */
-export function configMethod(chainFor: ChainFor): MethodSpec {
+function configMethod(chainFor: ChainFor): MethodSpec {
   return defineMethod(none, async (_params, ctx) => {
     const chain = await chainFor(ctx)
     const configs = forkConfigs(chain.common, chain.genesis, chain.head.block.header.timestamp)
@@ -52,7 +67,7 @@ function configJson(config: ForkConfig | undefined) {
  * // → { head: { number: '0x36', hash }, state: { disabled: false, oldestBlock: '0x0',
  * //     deleteStrategy: { type: 'window', retentionBlocks: '0x80' } }, tx: {…}, …, stateproofs: {…} }
  */
-export function capabilitiesMethod(chainFor: ChainFor): MethodSpec {
+function capabilitiesMethod(chainFor: ChainFor): MethodSpec {
   return defineMethod(none, async (_params, ctx) => {
     const chain = await chainFor(ctx)
     const served = () => ({
@@ -69,13 +84,5 @@ export function capabilitiesMethod(chainFor: ChainFor): MethodSpec {
       blocks: served(),
       stateproofs: served(),
     }
-  })
-}
-
-/** `eth_baseFee`: the base fee per gas of the next block; `null` before London. */
-export function baseFeeMethod(chainFor: ChainFor): MethodSpec {
-  return defineMethod(none, async (_params, ctx) => {
-    const next = (await chainFor(ctx)).nextBaseFee()
-    return next === undefined ? null : toQuantity(next)
   })
 }

@@ -1,0 +1,37 @@
+/**
+ * What every namespace's handlers share: how a request finds its chain (`ChainFor`), the options
+ * the registry is built with, and two small helpers over the chain's blocks and promises.
+ *
+ * A leaf of `src/rpc/`: the namespace modules import it, it imports none of them.
+ */
+import type { Chain } from '../chain/chain.js'
+import type { RpcContext } from './dispatcher.js'
+import type { BlockNumberParam } from './params/block.js'
+
+/** Picks the chain a request is about (one per API key in isolate mode). */
+export type ChainFor = (ctx: RpcContext) => Chain | Promise<Chain>
+
+export interface MethodsOptions {
+  /** web3_clientVersion. */
+  clientVersion: string
+  /** Changes at every start (anvil_metadata's instanceId). */
+  instanceId?: string
+  /**
+   * Replaces the caller's chain with a fresh one from the same options (`ringchain_reset`,
+   * `anvil_reset`, `hardhat_reset`). Without it those methods answer -32000.
+   */
+  reset?: (ctx: RpcContext) => Promise<void>
+}
+
+/**
+ * `next(value)`, at once unless `value` is still a promise. The hot reads use it to answer without
+ * a promise hop (which costs about as much as the read) whenever they need not wait.
+ */
+export function andThen<T, U>(value: T | Promise<T>, next: (value: T) => U | PromiseLike<U>): U | PromiseLike<U> {
+  return value instanceof Promise ? value.then(next) : next(value)
+}
+
+/** The number a block tag or number stands for (a tag as the chain reads it now). */
+export function numberOf(chain: Chain, block: BlockNumberParam): bigint {
+  return block.kind === 'tag' ? chain.tagNumber(block.tag) : block.number
+}

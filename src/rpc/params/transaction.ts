@@ -1,0 +1,167 @@
+// The transaction object of eth_call, eth_estimateGas, eth_sendTransaction and friends (geth's
+// TransactionArgs), with its access list and EIP-7702 authorizations.
+// Does not own: defaults a node fills in (the handlers and the chain do).
+
+import { equalsBytes } from '@ethereumjs/util'
+import { InvalidParamsError } from '../errors.js'
+import { ArgumentError, type Param } from './decode.js'
+import { BIG, U256, UINT64, cannotUnmarshal, decodeArray, decodeBytes, decodeFixed, decodeNumber, field, isObject, jsonKind, type Mutable } from './go.js'
+
+/** One entry of an EIP-2930 access list. */
+export interface AccessListItem {
+  readonly address: Uint8Array
+  readonly storageKeys: readonly Uint8Array[]
+}
+
+/** One EIP-7702 authorization. */
+export interface Authorization {
+  readonly chainId: bigint
+  readonly address: Uint8Array
+  readonly nonce: bigint
+  readonly yParity: bigint
+  readonly r: bigint
+  readonly s: bigint
+}
+
+/**
+ * The transaction object of `eth_call`, `eth_estimateGas`, `eth_sendTransaction`: every member
+ * optional, `data` being `input` or `data` (geth's TransactionArgs; `null` members are absent,
+ * unknown members ignored).
+ */
+export interface TransactionRequest {
+  readonly from?: Uint8Array
+  /** Absent for a contract creation. */
+  readonly to?: Uint8Array
+  readonly gas?: bigint
+  readonly gasPrice?: bigint
+  readonly maxFeePerGas?: bigint
+  readonly maxPriorityFeePerGas?: bigint
+  readonly maxFeePerBlobGas?: bigint
+  readonly value?: bigint
+  readonly nonce?: bigint
+  /** From `input`, else `data` (both given must be equal). */
+  readonly data?: Uint8Array
+  readonly accessList?: readonly AccessListItem[]
+  readonly chainId?: bigint
+  readonly type?: bigint
+  readonly authorizationList?: readonly Authorization[]
+  readonly blobVersionedHashes?: readonly Uint8Array[]
+}
+
+const TX = 'TransactionArgs'
+
+/** A transaction call object (geth's TransactionArgs). */
+export const transactionRequest: Param<TransactionRequest> = {
+  decode(value) {
+    if (!isObject(value)) throw cannotUnmarshal(jsonKind(value), 'ethapi.TransactionArgs')
+    const tx: Mutable<TransactionRequest> = {}
+    let data: Uint8Array | undefined
+    let input: Uint8Array | undefined
+    // Members in the order they came, as Go's decoder meets them: the first bad one is reported.
+    for (const key in value) {
+      const member = value[key]
+      if (member === null || member === undefined) continue
+      const at = field(TX, key)
+      switch (key) {
+        case 'from':
+        case 'to':
+          tx[key] = decodeFixed(member, 20, 'common.Address', at)
+          break
+        case 'gas':
+        case 'nonce':
+        case 'type':
+          tx[key] = decodeNumber(member, UINT64, at)
+          break
+        case 'gasPrice':
+        case 'maxFeePerGas':
+        case 'maxPriorityFeePerGas':
+        case 'maxFeePerBlobGas':
+        case 'value':
+        case 'chainId':
+          tx[key] = decodeNumber(member, BIG, at)
+          break
+        case 'data':
+          data = decodeBytes(member, at)
+          break
+        case 'input':
+          input = decodeBytes(member, at)
+          break
+        case 'accessList':
+          tx.accessList = decodeArray(member, 'types.AccessList', at).map(decodeAccessListItem)
+          break
+        case 'blobVersionedHashes':
+          tx.blobVersionedHashes = decodeArray(member, '[]common.Hash', at).map((item) =>
+            decodeFixed(item, 32, 'common.Hash', at),
+          )
+          break
+        case 'authorizationList':
+          tx.authorizationList = decodeArray(member, '[]types.SetCodeAuthorization', at).map(decodeAuthorization)
+          break
+      }
+    }
+    if (data !== undefined && input !== undefined && !equalsBytes(data, input)) {
+      // geth's text (geth sends it as -32000 once the call runs).
+      throw new InvalidParamsError(
+        'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data',
+      )
+    }
+    const payload = input ?? data
+    if (payload !== undefined) tx.data = payload
+    return tx
+  },
+}
+
+function decodeAccessListItem(value: unknown): AccessListItem {
+  const at = field(TX, 'accessList')
+  // A null entry decodes as an empty tuple in Go, which then misses its required fields.
+  if (value !== null && !isObject(value)) throw cannotUnmarshal(jsonKind(value), 'types.AccessTuple', at)
+  const members: Readonly<Record<string, unknown>> = value ?? {}
+  let itemAddress: Uint8Array | undefined
+  let storageKeys: Uint8Array[] | undefined
+  for (const key in members) {
+    const member = members[key]
+    if (member === null || member === undefined) continue
+    const memberAt = field(TX, `accessList.${key}`)
+    if (key === 'address') itemAddress = decodeFixed(member, 20, 'common.Address', memberAt)
+    else if (key === 'storageKeys') {
+      storageKeys = decodeArray(member, '[]common.Hash', memberAt).map((item) =>
+        decodeFixed(item, 32, 'common.Hash', memberAt),
+      )
+    }
+  }
+  if (itemAddress === undefined) throw new ArgumentError("missing required field 'address' for AccessTuple")
+  if (storageKeys === undefined) throw new ArgumentError("missing required field 'storageKeys' for AccessTuple")
+  return { address: itemAddress, storageKeys }
+}
+
+const AUTHORIZATION_FIELDS = ['chainId', 'address', 'nonce', 'yParity', 'r', 's'] as const
+
+function decodeAuthorization(value: unknown): Authorization {
+  const at = field(TX, 'authorizationList')
+  if (value !== null && !isObject(value)) throw cannotUnmarshal(jsonKind(value), 'types.SetCodeAuthorization', at)
+  const members: Readonly<Record<string, unknown>> = value ?? {}
+  const got: Partial<Mutable<Authorization>> = {}
+  for (const key in members) {
+    const member = members[key]
+    if (member === null || member === undefined) continue
+    const memberAt = field(TX, `authorizationList.${key}`)
+    switch (key) {
+      case 'chainId':
+      case 'r':
+      case 's':
+        got[key] = decodeNumber(member, U256, memberAt)
+        break
+      case 'nonce':
+      case 'yParity':
+        got[key] = decodeNumber(member, UINT64, memberAt)
+        break
+      case 'address':
+        got.address = decodeFixed(member, 20, 'common.Address', memberAt)
+        break
+    }
+  }
+  for (const name of AUTHORIZATION_FIELDS) {
+    if (got[name] === undefined) throw new ArgumentError(`missing required field '${name}' for SetCodeAuthorization`)
+  }
+  return got as Authorization
+}
