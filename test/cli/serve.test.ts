@@ -143,6 +143,10 @@ describe('import and recording', () => {
     expect((await rpc(ready.httpUrl, 'eth_chainId')).result).toBe('0xc72dd9d5e883e')
     const finalized = (await rpc(ready.httpUrl, 'eth_getBlockByNumber', ['finalized', false])).result as { number: string }
     expect(finalized.number).toBe('0x36')
+    // As the README says: no dev accounts, and nothing mined until evm_mine.
+    expect(ready.accounts).toEqual([])
+    expect((await rpc(ready.httpUrl, 'eth_accounts')).result).toEqual([])
+    expect((await rpc(ready.httpUrl, 'anvil_getAutomine')).result).toBe(false)
   })
 
   test('args: --record writes the state-changing requests as a scenario', async () => {
