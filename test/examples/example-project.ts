@@ -9,7 +9,6 @@ import { rm } from 'node:fs/promises'
 import { homedir, tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { promisify } from 'node:util'
-import { onTestFinished } from 'vitest'
 
 export const run = promisify(execFile)
 export const ROOT = new URL('../../', import.meta.url).pathname
@@ -24,16 +23,18 @@ export interface ExampleProject {
   readonly dir: string
   /** The environment to run it in: `ringchain` on PATH. */
   readonly env: NodeJS.ProcessEnv
+  /** Deletes the copy (the kept install stays). */
+  remove(): Promise<void>
 }
 
 /**
- * Copies `examples/<name>` to a temporary directory (removed when the test ends) with its
+ * Copies `examples/<name>` to a temporary directory (the caller removes it) with its
  * devDependencies but `ringchain` installed (this repository's build stands in for it, on PATH);
  * or, when the registry cannot be reached, the reason as `{ skip }`.
  */
 export async function exampleProject(name: string): Promise<ExampleProject | { skip: string }> {
   const dir = mkdtempSync(join(tmpdir(), `ringchain-example-${name}-`))
-  onTestFinished(() => rm(dir, { recursive: true, force: true }), 60_000)
+  const remove = () => rm(dir, { recursive: true, force: true })
   cpSync(join(ROOT, 'examples', name), dir, { recursive: true, filter: (path) => !path.includes('node_modules') })
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> }
   delete manifest.devDependencies?.ringchain
@@ -48,7 +49,10 @@ export async function exampleProject(name: string): Promise<ExampleProject | { s
       await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', '--cache', join(homedir(), '.npm')], { cwd: staging, timeout: 240_000 })
     } catch (e) {
       const trouble = networkTrouble(`${(e as { stderr?: string }).stderr ?? ''}${(e as Error).message}`)
-      if (trouble !== undefined) return { skip: `npm cannot reach the registry (${trouble})` }
+      if (trouble !== undefined) {
+        await remove()
+        return { skip: `npm cannot reach the registry (${trouble})` }
+      }
       throw e
     }
     mkdirSync(INSTALLS, { recursive: true })
@@ -62,5 +66,5 @@ export async function exampleProject(name: string): Promise<ExampleProject | { s
   mkdirSync(bin)
   // What npm links at install: an executable named after the bin (here a shim to the build).
   writeFileSync(join(bin, 'ringchain'), `#!/bin/sh\nexec node ${join(ROOT, 'dist/cli/main.js')} "$@"\n`, { mode: 0o755 })
-  return { dir, env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` } }
+  return { dir, env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` }, remove }
 }
