@@ -31,16 +31,17 @@ test('behavior: the start step waits for the ready line and exports a URL that a
 
   await shell(step('Start ringchain'))
   const pid = Number(readFileSync(join(dir, 'ringchain.pid'), 'utf8'))
+  let stopped = false
+  // Only while the stop step has not run: afterwards the pid may be another process's.
   onTestFinished(() => {
-    try {
-      process.kill(pid)
-    } catch {}
+    if (!stopped && alive(pid)) process.kill(pid)
   })
   const url = /^RINGCHAIN_URL=(.+)$/m.exec(readFileSync(env.GITHUB_ENV, 'utf8'))?.[1]
   expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v3\/ringchain$/)
   const answer = await fetch(url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}' })
   expect(await answer.json()).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7a69' })
 
+  stopped = true
   await shell(step('Stop ringchain'))
   // npx's process, and the server it started: the URL stops answering.
   const deadline = Date.now() + 10_000
