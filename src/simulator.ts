@@ -87,7 +87,10 @@ export async function createRingchain(options: RingchainOptions = {}): Promise<R
 
 /** Isolate mode's limits: how many chains may exist, and when an unused one is dropped. */
 export interface IsolateOptions {
-  /** Most chains at once (the first key's included); a request with a new key past it gets -32005. Default 64. */
+  /**
+   * Most chains at once, the first key's (made at start) included, so `maxChains - 1` more keys:
+   * it bounds memory, and that chain holds as much as the others. A new key past it gets -32005. Default 64.
+   */
   maxChains?: number
   /**
    * Drop a chain, with all its state, once it has had no request and no open WebSocket for this
@@ -332,7 +335,7 @@ class Chains {
     if (this.#slots.size >= this.#maxChains) this.#dropIdle()
     if (this.#slots.size >= this.#maxChains) {
       throw new LimitExceededError(
-        `isolated chain limit reached: ${this.#maxChains} chains exist, one per API key; ` +
+        `isolated chain limit reached: ${this.#maxChains} chains exist, one per API key, the first key's included; ` +
           'reuse a key, raise the cap (--max-chains, isolate.maxChains) or let idle chains go (--idle-timeout, isolate.idleTimeoutMs)',
         { data: { maxChains: this.#maxChains } },
       )

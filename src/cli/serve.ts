@@ -61,8 +61,9 @@ Server
   --api-key <key>          accepted API key; repeat for more         (default: any key is accepted)
   --isolate                one chain per API key, created on its first request from these same
                            options: parallel test workers share a port, not nonces or blocks
-  --max-chains <n>         with --isolate: most chains at once; a new key past it gets
-                           JSON-RPC error -32005                     (default 64)
+  --max-chains <n>         with --isolate: most chains at once, the first key's (made at start,
+                           the one in the printed URL) included, so n-1 more keys; a new key
+                           past it gets JSON-RPC error -32005        (default 64)
   --idle-timeout <s>       with --isolate: drop a chain unused for this long (its key gets a
                            fresh one next time)                      (default: never)
 
@@ -177,10 +178,31 @@ type Flags = ReturnType<typeof parseFlags>
 
 function parseFlags(rest: string[]) {
   try {
-    return parseArgs({ args: rest, options: OPTIONS, strict: true, allowPositionals: false }).values
+    return parseArgs({ args: joinNegativeValues(rest), options: OPTIONS, strict: true, allowPositionals: false }).values
   } catch (e) {
     fail(flagError(e as Error & { code?: string }))
   }
+}
+
+/**
+ * `--accounts -1` as `--accounts=-1`: node:util reads a value starting with a dash as the next
+ * flag, and the user would be told the flag has no value instead of why -1 is out of range.
+ */
+function joinNegativeValues(args: string[]): string[] {
+  const joined: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    const next = args[i + 1]
+    const name = arg.slice(2)
+    const takesValue = arg.startsWith('--') && Object.hasOwn(OPTIONS, name) && OPTIONS[name as keyof typeof OPTIONS].type === 'string'
+    if (takesValue && next !== undefined && /^-\.?\d/.test(next)) {
+      joined.push(`${arg}=${next}`)
+      i++
+    } else {
+      joined.push(arg)
+    }
+  }
+  return joined
 }
 
 /** node:util's parse errors, as one short line naming the flag. */
@@ -190,7 +212,7 @@ function flagError(e: Error & { code?: string }): string {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
       return `unknown option ${name ?? e.message} (see ringchain serve --help)`
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      return name === undefined ? e.message : `${name.replace(/^(-\w), /, '')} ${e.message.includes('argument missing') ? 'needs a value' : 'takes no value'}`
+      return name === undefined ? e.message : `${name.replace(/^(-\w), /, '')} ${/argument missing|argument is ambiguous/.test(e.message) ? 'needs a value' : 'takes no value'}`
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
       return `unexpected argument ${/'([^']*)'/.exec(e.message)?.[1] ?? ''} (options start with --; see ringchain serve --help)`
     default:
@@ -380,18 +402,21 @@ async function banner(running: RunningRingchain, options: StartOptions): Promise
   const { toChecksumAddress } = await import('@ethereumjs/util')
   const chain = running.chain
   const mining = chain.miningMode
-  const anyKey = options.apiKeys === undefined ? '   (any key works: /v3/<key>)' : ''
+  // Configured keys are secrets: the banner (often in CI logs) names them, never shows them. Without
+  // --api-key any key works, so the default one in the URL is no secret. --json shows the real URLs.
+  const keyed = options.apiKeys !== undefined
+  const shown = (url: string) => (keyed ? url.replace(/\/v3\/[^/]*$/, '/v3/<API key>') : url)
   const isolate = options.isolate
   const lines = [
     `ringchain is serving on ${running.httpUrl.replace(/\/v3\/.*$/, '')}`,
-    `  HTTP       ${running.httpUrl}${anyKey}`,
-    `  WebSocket  ${running.wsUrl}`,
+    `  HTTP       ${shown(running.httpUrl)}${keyed ? '   (one of the --api-key values)' : '   (any key works: /v3/<key>)'}`,
+    `  WebSocket  ${shown(running.wsUrl)}`,
     `  chain id ${chain.common.chainId()}   fork ${chain.common.hardfork()}   window ${chain.window} blocks   ` +
       `mining ${mining.mode === 'interval' ? `every ${mining.blockTimeMs / 1000} s` : mining.mode}`,
   ]
   if (isolate !== undefined && isolate !== false) {
     const max = isolate === true ? undefined : isolate.maxChains
-    lines.push(`  isolate    one chain per API key (at most ${max ?? 64})`)
+    lines.push(`  isolate    one chain per API key (at most ${max ?? 64}, the first key's, made at start, included)`)
   }
   if (running.accounts.length > 0) {
     lines.push('', 'Dev accounts. Their private keys are public: never use them on a real network.')

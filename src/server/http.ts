@@ -25,33 +25,41 @@ import {
 import { HTTP_PREFIX, KEY_MISSING, NOT_OURS, WS_PREFIX, matchKeyPath } from './routes.js'
 import type { Logger, RpcHandler, Session } from './types.js'
 
-/** A response the transport gives without asking the handler. */
+/** A response the transport gives without asking the handler; every body is a JSON-RPC error. */
 interface FixedAnswer {
   readonly status: number
   readonly headers: OutgoingHttpHeaders
   readonly body: string
+  /** For the debug log: a fixed text, never the path (which holds the key). */
+  readonly why: string
 }
 
-function fixedAnswer(status: number, contentType: string, body: string, extra: OutgoingHttpHeaders = {}): FixedAnswer {
+function fixedAnswer(status: number, why: string, body: string, extra: OutgoingHttpHeaders = {}): FixedAnswer {
   const headers = {
-    'Content-Type': contentType,
+    'Content-Type': JSON_TYPE,
     'Content-Length': Buffer.byteLength(body),
     'Access-Control-Allow-Origin': '*',
     ...extra,
   }
-  return { status, headers, body }
+  return { status, headers, body, why }
 }
 
 const JSON_TYPE = 'application/json'
-const TEXT_TYPE = 'text/plain; charset=utf-8'
 
-const KEY_REQUIRED = fixedAnswer(403, JSON_TYPE, KEY_REQUIRED_BODY)
-// Exactly `text/plain`, no charset: the hosted provider answers so and tests compare it.
-const INVALID_KEY = fixedAnswer(401, 'text/plain', INVALID_KEY_BODY)
-const NOT_FOUND = fixedAnswer(404, TEXT_TYPE, NOT_FOUND_BODY)
-const UPGRADE_REQUIRED = fixedAnswer(426, TEXT_TYPE, UPGRADE_REQUIRED_BODY, { Upgrade: 'websocket' })
-const METHOD_NOT_ALLOWED = fixedAnswer(405, JSON_TYPE, METHOD_NOT_ALLOWED_BODY, { Allow: 'POST, OPTIONS' })
-const UNSUPPORTED_TYPE = fixedAnswer(415, JSON_TYPE, UNSUPPORTED_TYPE_BODY)
+const KEY_REQUIRED = fixedAnswer(403, 'API key required', KEY_REQUIRED_BODY)
+const INVALID_KEY = fixedAnswer(401, 'invalid API key', INVALID_KEY_BODY)
+const NOT_FOUND = fixedAnswer(404, 'not found', NOT_FOUND_BODY)
+const UPGRADE_REQUIRED = fixedAnswer(426, 'websocket upgrade required', UPGRADE_REQUIRED_BODY, { Upgrade: 'websocket' })
+const METHOD_NOT_ALLOWED = fixedAnswer(405, 'method not allowed', METHOD_NOT_ALLOWED_BODY, { Allow: 'POST, OPTIONS' })
+const UNSUPPORTED_TYPE = fixedAnswer(415, 'unsupported content type', UNSUPPORTED_TYPE_BODY)
+
+/**
+ * How much of a body over the limit is read (and thrown away) before the 413 goes out. A server
+ * that answers and closes while the client is still sending makes the kernel reset the connection,
+ * and Node's fetch (viem, ethers) then reports EPIPE instead of the 413; past this bound, the
+ * client is cut off anyway. Nothing read is kept: only time is spent, and requestTimeoutMs bounds it.
+ */
+const DISCARD_BYTES = 64 * 1024 * 1024
 
 const NO_CONTENT_HEADERS: OutgoingHttpHeaders = { 'Access-Control-Allow-Origin': '*' }
 const PREFLIGHT_HEADERS: OutgoingHttpHeaders = {
@@ -144,10 +152,10 @@ export class HttpEndpoint {
     this.#maxBodyBytes = limits.maxBodyBytes
     this.#maxJsonDepth = limits.maxJsonDepth
     this.#connections = limits.connections
-    this.#tooLarge = fixedAnswer(413, JSON_TYPE, tooLargeBody(limits.maxBodyBytes))
+    this.#tooLarge = fixedAnswer(413, 'body too large', tooLargeBody(limits.maxBodyBytes))
     // A JSON-RPC error, so HTTP 200 as decisions.md wants, like any request the handler refuses.
-    this.#tooDeep = fixedAnswer(200, JSON_TYPE, tooDeepBody(limits.maxJsonDepth))
-    this.#tooManyConnections = fixedAnswer(503, JSON_TYPE, tooManyConnectionsBody(limits.connections.limit), { 'Retry-After': '1' })
+    this.#tooDeep = fixedAnswer(200, 'nested too deeply', tooDeepBody(limits.maxJsonDepth))
+    this.#tooManyConnections = fixedAnswer(503, 'too many connections', tooManyConnectionsBody(limits.connections.limit), { 'Retry-After': '1' })
   }
 
   /** The server's 'request' listener. */
@@ -172,13 +180,13 @@ export class HttpEndpoint {
     if (this.#connections.refuses(req.socket)) {
       // Over the connection limit: one clear answer, then the connection goes.
       res.shouldKeepAlive = false
-      this.#reply(res, this.#tooManyConnections)
+      this.#refuse(req, res, this.#tooManyConnections)
       return
     }
     const url = req.url ?? '/'
     const key = matchKeyPath(url, HTTP_PREFIX)
     if (key === NOT_OURS) {
-      this.#reply(res, matchKeyPath(url, WS_PREFIX) === NOT_OURS ? NOT_FOUND : UPGRADE_REQUIRED)
+      this.#refuse(req, res, matchKeyPath(url, WS_PREFIX) === NOT_OURS ? NOT_FOUND : UPGRADE_REQUIRED)
       return
     }
     const method = req.method
@@ -189,24 +197,26 @@ export class HttpEndpoint {
       return
     }
     if (key === KEY_MISSING) {
-      this.#reply(res, KEY_REQUIRED)
+      this.#refuse(req, res, KEY_REQUIRED)
       return
     }
     if (!this.#keys.accepts(key)) {
-      this.#reply(res, INVALID_KEY)
+      this.#refuse(req, res, INVALID_KEY)
       return
     }
     if (method !== 'POST') {
-      this.#reply(res, METHOD_NOT_ALLOWED)
+      this.#refuse(req, res, METHOD_NOT_ALLOWED)
       return
     }
     if (!acceptsContentType(req.headers['content-type'])) {
-      this.#reply(res, UNSUPPORTED_TYPE)
+      this.#refuse(req, res, UNSUPPORTED_TYPE)
       return
     }
     const declared = req.headers['content-length']
     if (declared !== undefined && Number(declared) > this.#maxBodyBytes) {
-      this.#refuseTooLarge(res)
+      // Refused before any upload when the client waits for 100 Continue, or would send too much.
+      if (expectsContinue || Number(declared) > DISCARD_BYTES) this.#refuseTooLarge(res)
+      else this.#discardThenRefuse(req, res, 0)
       return
     }
     if (expectsContinue) res.writeContinue()
@@ -217,25 +227,39 @@ export class HttpEndpoint {
     const limit = this.#maxBodyBytes
     const chunks: Buffer[] = []
     let size = 0
-    req.on('data', (chunk: Buffer) => {
-      if (size > limit) return // already refused; the socket closes once the 413 is out
+    const onData = (chunk: Buffer) => {
       size += chunk.length
       if (size > limit) {
         chunks.length = 0
-        this.#refuseTooLarge(res)
+        req.off('data', onData).off('end', onEnd)
+        this.#discardThenRefuse(req, res, size)
         return
       }
       chunks.push(chunk)
-    })
-    req.on('end', () => {
-      if (size > limit) return
+    }
+    const onEnd = () => {
       // Most JSON-RPC bodies arrive in one chunk; decode it in place instead of copying it.
       const only = chunks.length === 1 ? chunks[0] : undefined
       const body = only !== undefined ? only.toString('utf8') : Buffer.concat(chunks, size).toString('utf8')
       this.#dispatch(body, session, res)
-    })
+    }
+    req.on('data', onData).on('end', onEnd)
     // The client went away mid-body: there is no one to answer. Listening keeps it from throwing.
     req.on('error', ignore)
+  }
+
+  /** Reads the rest of a body over the limit without keeping it, then answers 413 (see DISCARD_BYTES). */
+  #discardThenRefuse(req: IncomingMessage, res: ServerResponse, alreadyRead: number): void {
+    let read = alreadyRead
+    const onData = (chunk: Buffer) => {
+      read += chunk.length
+      if (read <= DISCARD_BYTES) return
+      req.off('data', onData).off('end', onEnd)
+      this.#refuseTooLarge(res)
+    }
+    const onEnd = () => this.#refuseTooLarge(res)
+    if (read > DISCARD_BYTES) onEnd()
+    else req.on('data', onData).once('end', onEnd).on('error', ignore)
   }
 
   #dispatch(body: string, session: Session, res: ServerResponse): void {
@@ -288,8 +312,9 @@ export class HttpEndpoint {
   }
 
   #refuseTooLarge(res: ServerResponse): void {
+    if (res.headersSent) return
     this.#logger.warn(`request body over the ${this.#maxBodyBytes}-byte limit refused (413)`)
-    // Stop reading: closing the connection after the 413 is the only way not to read the rest.
+    // The body was read (or will not be): the connection closes rather than trust what follows.
     res.shouldKeepAlive = false
     res.writeHead(this.#tooLarge.status, this.#tooLarge.headers)
     res.end(this.#tooLarge.body)
@@ -302,6 +327,11 @@ export class HttpEndpoint {
     // anyway, so no header grants anything.
     res.writeHead(204, requested === undefined ? PREFLIGHT_HEADERS : { ...PREFLIGHT_HEADERS, 'Access-Control-Allow-Headers': requested })
     res.end()
+  }
+
+  #refuse(req: IncomingMessage, res: ServerResponse, answer: FixedAnswer): void {
+    this.#logger.debug?.(`http ${req.method ?? ''} refused: ${answer.status} ${answer.why}`)
+    this.#reply(res, answer)
   }
 
   #reply(res: ServerResponse, answer: FixedAnswer): void {

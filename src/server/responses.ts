@@ -7,14 +7,16 @@ export function errorEnvelope(code: number, message: string): string {
   return JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })
 }
 
-export const KEY_REQUIRED_BODY = errorEnvelope(-32600, 'project ID is required')
-export const INVALID_KEY_BODY = 'invalid project id'
+// Both refusals speak of the "API key", as the README and the CLI do, and both are JSON-RPC
+// envelopes, so a client that parses every answer reads why it was refused.
+export const KEY_REQUIRED_BODY = errorEnvelope(-32600, 'API key required: the path is /v3/<API key> (WebSocket: /ws/v3/<API key>)')
+export const INVALID_KEY_BODY = errorEnvelope(-32600, 'invalid API key')
 export const INTERNAL_ERROR_BODY = errorEnvelope(-32603, 'internal error')
 export const METHOD_NOT_ALLOWED_BODY = errorEnvelope(-32600, 'method not allowed: send JSON-RPC with POST')
 export const UNSUPPORTED_TYPE_BODY = errorEnvelope(-32600, 'invalid content type, only application/json is supported')
-export const NOT_FOUND_BODY = 'not found'
-export const UPGRADE_REQUIRED_BODY = 'websocket upgrade required'
-export const SHUTTING_DOWN_BODY = 'server is shutting down'
+export const NOT_FOUND_BODY = errorEnvelope(-32600, 'not found: JSON-RPC is served on POST /v3/<API key> and WebSocket /ws/v3/<API key>')
+export const UPGRADE_REQUIRED_BODY = errorEnvelope(-32600, 'websocket upgrade required')
+export const SHUTTING_DOWN_BODY = errorEnvelope(-32000, 'server is shutting down')
 
 /** Body of the 413 answer; `limit` is the configured byte limit. */
 export function tooLargeBody(limit: number): string {

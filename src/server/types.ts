@@ -22,4 +22,6 @@ export type RpcHandler = (body: string, session: Session) => Promise<string | un
 export interface Logger {
   warn(message: string): void
   error(message: string): void
+  /** Requests refused before any handler ran (keys, paths, methods); never with the path, which holds the key. */
+  debug?(message: string): void
 }

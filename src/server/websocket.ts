@@ -26,10 +26,10 @@ import {
 import { KEY_MISSING, NOT_OURS, WS_PREFIX, matchKeyPath } from './routes.js'
 import type { Logger, RpcHandler, Session } from './types.js'
 
-const REFUSE_NOT_FOUND = rawResponse(404, 'Not Found', 'text/plain; charset=utf-8', NOT_FOUND_BODY)
+const REFUSE_NOT_FOUND = rawResponse(404, 'Not Found', 'application/json', NOT_FOUND_BODY)
 const REFUSE_KEY_REQUIRED = rawResponse(403, 'Forbidden', 'application/json', KEY_REQUIRED_BODY)
-const REFUSE_INVALID_KEY = rawResponse(401, 'Unauthorized', 'text/plain', INVALID_KEY_BODY)
-const REFUSE_SHUTTING_DOWN = rawResponse(503, 'Service Unavailable', 'text/plain; charset=utf-8', SHUTTING_DOWN_BODY)
+const REFUSE_INVALID_KEY = rawResponse(401, 'Unauthorized', 'application/json', INVALID_KEY_BODY)
+const REFUSE_SHUTTING_DOWN = rawResponse(503, 'Service Unavailable', 'application/json', SHUTTING_DOWN_BODY)
 
 /**
  * Most answers per write while corked. Measured with 32 requests in flight on one connection:
@@ -207,12 +207,18 @@ export class WebSocketEndpoint {
     socket.on('error', ignore)
     if (this.#limits.connections.refuses(socket)) return refuse(socket, this.#refuseBusy)
     const key = matchKeyPath(req.url ?? '/', WS_PREFIX)
-    if (key === NOT_OURS) return refuse(socket, REFUSE_NOT_FOUND)
-    if (key === KEY_MISSING) return refuse(socket, REFUSE_KEY_REQUIRED)
-    if (!this.#keys.accepts(key)) return refuse(socket, REFUSE_INVALID_KEY)
-    if (this.#draining) return refuse(socket, REFUSE_SHUTTING_DOWN)
+    if (key === NOT_OURS) return this.#refuse(socket, REFUSE_NOT_FOUND, '404 not found')
+    if (key === KEY_MISSING) return this.#refuse(socket, REFUSE_KEY_REQUIRED, '403 API key required')
+    if (!this.#keys.accepts(key)) return this.#refuse(socket, REFUSE_INVALID_KEY, '401 invalid API key')
+    if (this.#draining) return this.#refuse(socket, REFUSE_SHUTTING_DOWN, '503 shutting down')
     // Not a valid WebSocket handshake (wrong version, no key...): `ws` answers 400 itself.
     this.#server.handleUpgrade(req, socket, head, (client) => this.#open(client, socket, key))
+  }
+
+  // `why` is a fixed text: the path holds the key, so it is never logged.
+  #refuse(socket: Duplex, response: string, why: string): void {
+    this.#logger.debug?.(`websocket upgrade refused: ${why}`)
+    refuse(socket, response)
   }
 
   /** Refuses new clients and asks every connected one to go (1001); resolves once all are gone. */

@@ -98,6 +98,26 @@ describe('ready line', () => {
     expect(cli.stderr()).not.toContain('/v3/ringchain')
   })
 
+  test('behavior: --log-level debug logs refused requests, never the key', async () => {
+    const { cli, ready } = await serveJson(['--log-level', 'debug', '--api-key', 'goodkey'])
+    const base = `http://127.0.0.1:${ready.port}`
+    expect((await fetch(`${base}/v3/wrongkey`, { method: 'POST', body: '{}' })).status).toBe(401)
+    expect((await fetch(`${base}/v3`, { method: 'POST', body: '{}' })).status).toBe(403)
+    await until(() => cli.stderr().includes('ringchain: http POST refused: 403 API key required'), 5_000, 'the refusal lines')
+    expect(cli.stderr()).toContain('ringchain: http POST refused: 401 invalid API key\n')
+    expect(cli.stderr()).not.toMatch(/wrongkey|goodkey/)
+  })
+
+  test('behavior: with --api-key the banner names the key without showing it; --json keeps the real URL', async () => {
+    const cli = runCli(['serve', '--port', '0', '--api-key', 's3cret-key'])
+    const out = await cli.waitFor('Ctrl-C')
+    expect(out).toMatch(/HTTP {7}http:\/\/127\.0\.0\.1:\d+\/v3\/<API key> {3}\(one of the --api-key values\)/)
+    expect(out).toMatch(/WebSocket {2}ws:\/\/127\.0\.0\.1:\d+\/ws\/v3\/<API key>\n/)
+    expect(out).not.toContain('s3cret')
+    const { ready } = await serveJson(['--api-key', 's3cret-key'])
+    expect(ready.httpUrl).toBe(`http://127.0.0.1:${ready.port}/v3/s3cret-key`)
+  })
+
   test('behavior: --quiet prints nothing once serving', async () => {
     const port = await freePort()
     const cli = runCli(['serve', '--port', String(port), '--quiet'])
@@ -123,6 +143,10 @@ describe('import and recording', () => {
     expect((await rpc(ready.httpUrl, 'eth_chainId')).result).toBe('0xc72dd9d5e883e')
     const finalized = (await rpc(ready.httpUrl, 'eth_getBlockByNumber', ['finalized', false])).result as { number: string }
     expect(finalized.number).toBe('0x36')
+    // As the README says: no dev accounts, and nothing mined until evm_mine.
+    expect(ready.accounts).toEqual([])
+    expect((await rpc(ready.httpUrl, 'eth_accounts')).result).toEqual([])
+    expect((await rpc(ready.httpUrl, 'anvil_getAutomine')).result).toBe(false)
   })
 
   test('args: --record writes the state-changing requests as a scenario', async () => {
@@ -140,6 +164,10 @@ describe('errors: one line on stderr, exit code 2, nothing started', () => {
     ['unknown flag', ['serve', '--bogus'], /^ringchain: unknown option --bogus/],
     ['missing value', ['serve', '--port'], /^ringchain: --port needs a value$/],
     ['bad number', ['serve', '--port', 'eighty'], /^ringchain: --port must be a whole number from 0 to 65535, got "eighty"$/],
+    ['negative count after a space', ['serve', '--accounts', '-1'], /^ringchain: --accounts must be a whole number from 0 to 10000, got "-1"$/],
+    ['negative amount after a space', ['serve', '--balance', '-5'], /^ringchain: --balance must be an amount of ether \(up to 18 decimals\), got "-5"$/],
+    ['negative chain id after a space', ['serve', '--chain-id', '-3'], /^ringchain: --chain-id must be a whole number of at least 1, got "-3"$/],
+    ['a flag where a value belongs', ['serve', '--accounts', '--json'], /^ringchain: --accounts needs a value$/],
     ['positional argument', ['serve', 'now'], /^ringchain: unexpected argument now/],
     ['unknown hardfork', ['serve', '--hardfork', 'atlantis'], /^ringchain: --hardfork: unknown hardfork "atlantis"/],
     ['bad mnemonic', ['serve', '--mnemonic', 'not a real mnemonic at all'], /^ringchain: --mnemonic: invalid mnemonic/],

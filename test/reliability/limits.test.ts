@@ -5,7 +5,10 @@
  * timeouts (a client sending half a request is cut off), the connection cap (503, then drop), the
  * WebSocket heartbeat, and a client that does not read what it is sent.
  */
+import { request as httpRequest } from 'node:http'
 import { connect, type Socket } from 'node:net'
+import { JsonRpcProvider } from 'ethers'
+import { createPublicClient, http } from 'viem'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { WebSocket } from 'ws'
 import { startRingchain, type RunningRingchain, type StartOptions } from '../../src/index.js'
@@ -65,6 +68,49 @@ describe('body and batch', () => {
     const res = await postRaw(rc.httpUrl, CHAIN_ID.padEnd(101))
     expect(res.status).toBe(413)
     expect(JSON.parse(res.text)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'request body too large: limit 100 bytes' } })
+  })
+
+  test('behavior: a client still writing an oversize body gets the 413 once it is done, not a reset', async () => {
+    const rc = await start({ maxBodyBytes: 1_000 })
+    const chunk = 'x'.repeat(16 * 1024)
+    let written = 0
+    // Declared over the limit, written slowly: the server must not answer and close mid-upload.
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = httpRequest(rc.httpUrl, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': 8 * chunk.length } })
+      req.on('response', (res) => {
+        let text = ''
+        res.setEncoding('utf8').on('data', (part: string) => (text += part))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+      })
+      req.on('error', reject)
+      const next = () => {
+        if (written === 8) return void req.end()
+        req.write(chunk)
+        written++
+        setTimeout(next, 20)
+      }
+      next()
+    })
+    expect(written).toBe(8)
+    expect(answer).toEqual({ status: 413, text: '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"request body too large: limit 1000 bytes"}}' })
+  })
+
+  test('behavior: fetch, viem and ethers read the 413 and its JSON-RPC error', async () => {
+    const rc = await start({ maxBodyBytes: 64 * 1024 })
+    const data = `0x${'ab'.repeat(256 * 1024)}` as const
+    const message = 'request body too large: limit 65536 bytes'
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ data }, 'latest'] })
+    const res = await fetch(rc.httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    expect(res.status).toBe(413)
+    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message } })
+    const viemError = await createPublicClient({ transport: http(rc.httpUrl, { retryCount: 0 }) }).call({ data }).catch((e: unknown) => e as Error)
+    expect(viemError).toBeInstanceOf(Error)
+    expect((viemError as Error & { details?: string }).details).toBe(message)
+    const provider = new JsonRpcProvider(rc.httpUrl, 31337, { staticNetwork: true })
+    onTestFinished(() => provider.destroy())
+    const ethersError: unknown = await provider.call({ data }).catch((e: unknown) => e)
+    expect(ethersError).toMatchObject({ code: 'SERVER_ERROR', info: { responseStatus: '413 Payload Too Large' } })
+    expect(JSON.parse((ethersError as { info: { responseBody: string } }).info.responseBody)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message } })
   })
 
   test('error: a batch over the default 1,000 calls is refused whole with -32600 "batch too large"', async () => {

@@ -16,6 +16,7 @@ import { RpcWs, captureLogger, postRaw, serve, type RawAnswer } from './helpers.
 const KEY = 'Key-0f1e2d3c4b5a6978'
 const CHAIN_ID = '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}'
 const MINE = '{"jsonrpc":"2.0","id":1,"method":"evm_mine","params":[]}'
+const INVALID_KEY = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid API key"}}'
 
 /** Any request, any method, raw path: node:http, so the path goes out exactly as written. */
 function raw(port: number, method: string, path: string, body?: string): Promise<RawAnswer> {
@@ -102,7 +103,7 @@ test('error: every route and method refuses a wrong key (401) or a missing one (
     for (const path of [`/v3/${wrong}`, `/v3/${wrong}/`, `/v3/${wrong}?key=${KEY}`]) {
       for (const method of ['POST', 'GET', 'PUT', 'DELETE', 'PATCH']) {
         const res = await raw(port, method, path, MINE)
-        expect([res.status, res.headers['content-type'], res.text], `${method} ${path.slice(0, 60)}`).toEqual([401, 'text/plain', 'invalid project id'])
+        expect([res.status, res.headers['content-type'], res.text], `${method} ${path.slice(0, 60)}`).toEqual([401, 'application/json', INVALID_KEY])
       }
       expect((await raw(port, 'HEAD', path)).status).toBe(401)
       expect(await upgrade(port, `/ws${path}`)).toBe(401)
@@ -110,7 +111,7 @@ test('error: every route and method refuses a wrong key (401) or a missing one (
   }
   for (const path of ['/v3', '/v3/', '/v3?x=1', '/v3//']) {
     const res = await raw(port, 'POST', path, MINE)
-    expect([res.status, res.text], path).toEqual([403, '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"project ID is required"}}'])
+    expect([res.status, res.text], path).toEqual([403, '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"API key required: the path is /v3/<API key> (WebSocket: /ws/v3/<API key>)"}}'])
     expect(await upgrade(port, `/ws${path}`)).toBe(403)
   }
   // Other paths: 404 or 426, never the handler; a key in another place (query, header) is no key.

@@ -7,7 +7,8 @@ import type { RunningRingchain } from '../../src/index.js'
 import { type HttpAnswer, nextMessage, openWs, post, refusedUpgrade, start, wsRoundTrip } from '../helpers/rpc.js'
 
 const ADDRESS = '0x5fbdb2315678afecb367f032d93f642f64180aa3'
-const KEY_REQUIRED = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"project ID is required"}}'
+const KEY_REQUIRED = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"API key required: the path is /v3/<API key> (WebSocket: /ws/v3/<API key>)"}}'
+const INVALID_KEY = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid API key"}}'
 
 /** Base URL of the server (no path). */
 function base(rc: RunningRingchain): string {
@@ -246,13 +247,13 @@ describe('envelope errors', () => {
 })
 
 describe('authentication and routing', () => {
-  test('error: a key that is not configured gets 401 text/plain "invalid project id"', async () => {
+  test('error: a key that is not configured gets 401 with the JSON-RPC error "invalid API key"', async () => {
     const rc = await start({ apiKeys: ['the-right-key'] })
     expect(rc.httpUrl).toBe(`${base(rc)}/v3/the-right-key`)
     const wrong = await post(`${base(rc)}/v3/the-wrong-key`, JSON.stringify(request(1, 'eth_chainId')))
     expect(wrong.status).toBe(401)
-    expect(wrong.headers.get('content-type')).toBe('text/plain')
-    expect(wrong.text).toBe('invalid project id')
+    expect(wrong.headers.get('content-type')).toBe('application/json')
+    expect(wrong.text).toBe(INVALID_KEY)
     const right = await post(rc.httpUrl, JSON.stringify(request(1, 'eth_chainId')))
     expect(right.status).toBe(200)
     expect(JSON.parse(right.text)).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7a69' })
@@ -290,7 +291,7 @@ describe('authentication and routing', () => {
   test('error: a WebSocket upgrade with a bad key is refused with 401 before the handshake', async () => {
     const rc = await start({ apiKeys: ['the-right-key'] })
     const refused = await refusedUpgrade(`ws://127.0.0.1:${rc.port}/ws/v3/the-wrong-key`)
-    expect(refused).toEqual({ status: 401, contentType: 'text/plain', body: 'invalid project id' })
+    expect(refused).toEqual({ status: 401, contentType: 'application/json', body: INVALID_KEY })
     const missing = await refusedUpgrade(`ws://127.0.0.1:${rc.port}/ws/v3/`)
     expect(missing).toEqual({ status: 403, contentType: 'application/json', body: KEY_REQUIRED })
     // The right key opens.

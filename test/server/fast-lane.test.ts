@@ -41,6 +41,7 @@ function chunkedRequest(body: string, { key = KEY, headers = '' }: { key?: strin
 }
 
 const PREFLIGHT = `OPTIONS /v3/${KEY} HTTP/1.1\r\nHost: x\r\nOrigin: http://example.test\r\nAccess-Control-Request-Method: POST\r\n\r\n`
+const INVALID_KEY = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid API key"}}'
 
 /** The requests node:http parses on `server`'s port, as `METHOD url`, in order (the lane's never reach it). */
 function nodeHttpRequests(server: RunningServer): string[] {
@@ -656,8 +657,8 @@ describe('limits and refusals', { timeout: 5_000 }, () => {
     const wrong = await RawClient.open(server.port)
     wrong.write(fastRequest('{}', { key: 'wrong' }))
     const [refused] = await wrong.next(1)
-    expect(refused).toMatchObject({ status: 401, body: 'invalid project id' })
-    expect(header(refused!, 'Content-Type')).toBe('text/plain')
+    expect(refused).toMatchObject({ status: 401, body: INVALID_KEY })
+    expect(header(refused!, 'Content-Type')).toBe('application/json')
 
     const mixed = await RawClient.open(server.port)
     mixed.write(fastRequest('{"id":1}'))
@@ -668,7 +669,7 @@ describe('limits and refusals', { timeout: 5_000 }, () => {
     const replies = await mixed.next(3)
     expect(replies.map((reply) => [reply.status, reply.body])).toEqual([
       [200, '{"id":1}'],
-      [401, 'invalid project id'],
+      [401, INVALID_KEY],
       [200, '{"id":3}'],
     ])
     expect(viaNode).toEqual(['POST /v3/wrong', 'POST /v3/wrong', `POST /v3/${KEY}`])

@@ -14,6 +14,7 @@ const KEY = 'k3y-0123456789abcdef'
 const RESULT = '{"jsonrpc":"2.0","id":1,"result":"0x1"}'
 
 const echo: RpcHandler = async (body) => body
+const INVALID_KEY = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid API key"}}'
 
 function memoryLogger(): { lines: string[]; logger: Logger } {
   const lines: string[] = []
@@ -184,19 +185,19 @@ describe('http', { timeout: 5_000 }, () => {
       expect(res.status, path).toBe(403)
       expect(res.headers.get('content-type')).toBe('application/json')
       expect(res.headers.get('access-control-allow-origin')).toBe('*')
-      expect(await res.text()).toMatchInlineSnapshot(`"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"project ID is required"}}"`)
+      expect(await res.text()).toMatchInlineSnapshot(`"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"API key required: the path is /v3/<API key> (WebSocket: /ws/v3/<API key>)"}}"`)
     }
   })
 
-  test('error: a key not configured gets 401 text/plain, whatever its length', async () => {
+  test('error: a key not configured gets 401 with the JSON-RPC error, whatever its length', async () => {
     const { lines, logger } = memoryLogger()
     const server = await start(async () => RESULT, { apiKeys: ['other-key', KEY], logger })
     for (const wrong of [KEY.slice(0, -1) + 'X', 'short', KEY + KEY]) {
       const res = await post(server.urls(wrong).httpUrl, '{}')
       expect(res.status, wrong).toBe(401)
-      expect(res.headers.get('content-type')).toBe('text/plain')
+      expect(res.headers.get('content-type')).toBe('application/json')
       expect(res.headers.get('access-control-allow-origin')).toBe('*')
-      expect(await res.text()).toBe('invalid project id')
+      expect(await res.text()).toBe(INVALID_KEY)
     }
     expect((await post(server.urls(KEY).httpUrl, '{}')).status).toBe(200)
     expect((await post(server.urls('other-key').httpUrl, '{}')).status).toBe(200)
@@ -476,8 +477,8 @@ describe('websocket', { timeout: 5_000 }, () => {
     const server = await start(echo, { apiKeys: [KEY] })
     const res = await refusedUpgrade(server.urls('wrong').wsUrl)
     expect(res.status).toBe(401)
-    expect(res.headers['content-type']).toBe('text/plain')
-    expect(res.body).toBe('invalid project id')
+    expect(res.headers['content-type']).toBe('application/json')
+    expect(res.body).toBe(INVALID_KEY)
   })
 
   test('error: an upgrade without a key is refused with 403, on another path with 404', async () => {
@@ -486,7 +487,7 @@ describe('websocket', { timeout: 5_000 }, () => {
       const res = await refusedUpgrade(server.wsBase + path)
       expect(res.status, path).toBe(403)
       expect(res.headers['content-type']).toBe('application/json')
-      expect(res.body).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"project ID is required"}}')
+      expect(res.body).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"API key required: the path is /v3/<API key> (WebSocket: /ws/v3/<API key>)"}}')
     }
     const other = await refusedUpgrade(`${server.wsBase}/v3/${KEY}`)
     expect(other.status).toBe(404)

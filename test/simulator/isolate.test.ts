@@ -80,7 +80,7 @@ describe('isolate', () => {
     expect(refused.error).toEqual({
       code: -32005,
       message:
-        'isolated chain limit reached: 3 chains exist, one per API key; reuse a key, raise the cap ' +
+        'isolated chain limit reached: 3 chains exist, one per API key, the first key\'s included; reuse a key, raise the cap ' +
         '(--max-chains, isolate.maxChains) or let idle chains go (--idle-timeout, isolate.idleTimeoutMs)',
       data: { maxChains: 3 },
     })
