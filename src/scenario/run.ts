@@ -4,7 +4,7 @@
  * final chain. Everything goes through JSON-RPC, so a scenario means the same on any node.
  *
  * Owns: `runScenario`, the report it returns and the events it emits while it plays. Leaves
- * reading files to `load.ts`, steps to `steps.ts`, and rendering to the CLI (`src/cli/run.ts`).
+ * reading files to `load.ts`, steps to `steps/` (one module per kind), and rendering to the CLI (`src/cli/run.ts`).
  */
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { createRingchain, type RingchainOptions } from '../simulator.js'
@@ -21,7 +21,7 @@ import {
 } from './load.js'
 import { Checker, type Mismatch } from './match.js'
 import { Scope } from './scope.js'
-import type { StepContext } from './steps.js'
+import { StepError, type StepContext } from './steps/context.js'
 import { ScenarioValueError, bytesToHex, hexToBytes, parseQuantity, show } from './values.js'
 
 /** Options of `runScenario`. */
@@ -141,7 +141,7 @@ export async function runScenario(source: string | ScenarioDocument, options: Ru
   }
 
   // The ABI coder, the signer and the key derivation are loaded with the first scenario played.
-  const [{ StepError, describeStep, runStep }, { ChainFacts, DEFAULT_MNEMONIC, devAccounts }] = await Promise.all([import('./steps.js'), import('./transactions.js')])
+  const [{ describeStep, runStep }, { ChainFacts, DEFAULT_MNEMONIC, devAccounts }] = await Promise.all([import('./steps/dispatch.js'), import('./transactions.js')])
   const steps: StepReport[] = []
   let failed = false
   let digest: string | undefined
@@ -166,7 +166,7 @@ export async function runScenario(source: string | ScenarioDocument, options: Ru
       try {
         await runStep({ ...ctx, progress: (detail) => emit({ type: 'progress', index: i + 1, detail }) }, kind, step, path, checker)
       } catch (e) {
-        stepError = explain(e, loaded, StepError)
+        stepError = explain(e, loaded)
       }
       const durationMs = elapsed(stepStarted)
       const mismatches = checker.mismatches.map((m) => mismatchReport(m, loaded))
@@ -261,7 +261,7 @@ function chainOptions(spec: Readonly<Record<string, unknown>>): RingchainOptions
 }
 
 /** A step's error in words, with the line of the field it is about when known. */
-function explain(e: unknown, loaded: LoadedScenario, StepError: typeof import('./steps.js').StepError): { message: string; line?: number } {
+function explain(e: unknown, loaded: LoadedScenario): { message: string; line?: number } {
   if (e instanceof StepError) {
     const line = e.path === undefined ? undefined : loaded.locate(e.path)?.line
     return { message: e.message, ...(line === undefined ? {} : { line }) }
