@@ -446,8 +446,3 @@ class BlockState implements StateReader {
 function bytesOf(value: Latin1 | undefined): Uint8Array {
   return value === undefined || value.length === 0 ? EMPTY : fromLatin1(value)
 }
-
-/** A new account record with no code and no storage. */
-export function newAccount(fields: { nonce?: bigint; balance?: bigint } = {}): AccountRecord {
-  return { nonce: fields.nonce ?? 0n, balance: fields.balance ?? 0n, storageRoot: KECCAK256_RLP, codeHash: KECCAK256_NULL, codeSize: 0 }
-}
