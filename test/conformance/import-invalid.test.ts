@@ -16,7 +16,8 @@ const REVERTING = '0x5f5ffd'
 function pragueGenesis(options: { replace?: Record<number, string | null>; gasLimit?: bigint } = {}): GethGenesis {
   const alloc: Record<string, { balance: string; code?: string; nonce?: string }> = {}
   for (const contract of SYSTEM_CONTRACTS) {
-    const code = options.replace?.[contract.eip] === undefined ? contract.code : options.replace[contract.eip]
+    const replaced = options.replace?.[contract.eip]
+    const code = replaced === undefined ? contract.code : replaced
     if (code !== null) alloc[contract.address] = { balance: '0x0', code, nonce: '0x1' }
   }
   return {
