@@ -40,6 +40,7 @@ import {
   InvalidInputError,
   UnknownBlockError,
 } from './errors.js'
+import { loadedHeadBlock, type ChainState, type DumpedAccount } from './dumpState.js'
 import {
   DEFAULT_HARDFORK,
   DEFAULT_MNEMONIC,
@@ -889,6 +890,67 @@ export class Chain {
       await this.#world.commit(changes, computed, this.head.number)
       this.#pendingCache = undefined
       if (this.#mining.mode === 'auto') await this.#automine()
+    })
+  }
+
+  // --- state dumps (see dumpState.ts) -------------------------------------------------------
+
+  /** The head block's fields and every account of the head state (anvil_dumpState). */
+  async exportState(): Promise<ChainState> {
+    return this.#exclusive(async () => {
+      const header = this.head.block.header
+      const accounts = new Map<string, DumpedAccount>()
+      for (const address of this.#world.addresses()) {
+        const record = this.#world.head.account(address)!
+        const code = this.#world.head.code(bytesToUnprefixedHex(record.codeHash)) ?? EMPTY
+        accounts.set(address, { nonce: record.nonce, balance: record.balance, code, storage: this.#world.slots(address) })
+      }
+      const head = {
+        number: header.number,
+        timestamp: header.timestamp,
+        gasLimit: header.gasLimit,
+        baseFee: header.baseFeePerGas,
+        coinbase: header.coinbase.bytes,
+        prevrandao: header.mixHash,
+        difficulty: header.difficulty,
+        excessBlobGas: header.excessBlobGas,
+        ...(header.excessBlobGas === undefined ? {} : { blobGasPrice: header.getBlobGasPrice() }),
+      }
+      return { head, nextBaseFee: this.nextBaseFee(), accounts }
+    }, false)
+  }
+
+  /**
+   * Makes a dumped state the head (anvil_loadState): its accounts replace theirs (others are
+   * kept, as in anvil), in a new head block with the dump's number, time and base fee, where the
+   * window starts again. The pool is emptied; blocks to come take the dump's gas limit and coinbase.
+   */
+  async loadState(state: ChainState): Promise<void> {
+    await this.#exclusive(async () => {
+      const changes = emptyChanges()
+      for (const [address, account] of state.accounts) {
+        const codeHash = account.code.length === 0 ? KECCAK256_NULL : this.#keccak(account.code)
+        if (account.code.length > 0) changes.code.set(bytesToUnprefixedHex(codeHash), account.code)
+        changes.accounts.set(address, { ...newAccount(account), codeHash, codeSize: account.code.length })
+        changes.cleared.add(address)
+        if (account.storage.size > 0) changes.storage.set(address, new Map(account.storage))
+      }
+      // Nothing reads a block before the loaded head: its history, and the old blocks', go.
+      for (const old of this.#ring) this.#world.evict(old.number)
+      const computed = await this.#world.computeRoot(changes)
+      const block = loadedHeadBlock(this.common, state.head, computed.root)
+      await this.#world.commit(changes, computed, block.header.number)
+      this.#world.evict(block.header.number)
+      this.#ring = []
+      this.#byHash = new Map()
+      this.#txIndex = new Map()
+      this.#recentHashes = new Map()
+      this.#pool.restore(new TxPool().snapshot())
+      this.#clock.continueFrom(block.header.timestamp)
+      const nextBaseFee = this.common.isActivatedEIP(1559) ? state.nextBaseFee : undefined
+      this.#settings = { gasLimit: state.head.gasLimit, coinbase: state.head.coinbase, nextBaseFee }
+      this.#push({ block, hash: block.hash(), number: block.header.number, transactions: [], logs: [], size: block.serialize().length })
+      this.#pendingCache = undefined
     })
   }
 

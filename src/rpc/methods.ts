@@ -66,6 +66,7 @@ import { storageDiffMethod, storageLayoutMethod } from './storage.js'
 import { createAccessListMethod } from './accessList.js'
 import { baseFeeMethod, capabilitiesMethod, configMethod } from './chainInfo.js'
 import { getProofMethod, getStorageValuesMethod } from './proof.js'
+import { dumpStateMethod, loadStateMethod } from './dumpState.js'
 
 /** Picks the chain a request is about (one per API key in isolate mode). */
 export type ChainFor = (ctx: RpcContext) => Chain | Promise<Chain>
@@ -703,6 +704,8 @@ export function createMethods(chainFor: ChainFor, options: MethodsOptions): Regi
     anvil_dropTransaction: dropTransaction,
     hardhat_dropTransaction: dropTransaction,
     anvil_metadata: metadata,
+    anvil_dumpState: dumpStateMethod(chainFor),
+    anvil_loadState: loadStateMethod(chainFor),
     hardhat_metadata: metadata,
     txpool_content: txpoolContent,
     txpool_status: txpoolStatus,
