@@ -458,7 +458,7 @@ async function readState(source: StateDump | string): Promise<ChainState> {
 }
 
 async function dumpState(chain: Chain): Promise<StateDump> {
-  return toStateDump(await chain.exportState())
+  return toStateDump(await chain.exportState(), chain.common)
 }
 
 function accountsOf(chain: Chain): AccountInfo[] {

@@ -915,6 +915,7 @@ export class Chain {
         difficulty: header.difficulty,
         excessBlobGas: header.excessBlobGas,
         ...(header.excessBlobGas === undefined ? {} : { blobGasPrice: header.getBlobGasPrice() }),
+        stateRoot: header.stateRoot,
       }
       return { head, nextBaseFee: this.nextBaseFee(), accounts }
     }, false)

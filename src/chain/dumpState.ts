@@ -9,8 +9,8 @@
  *
  * What is written: `block` (anvil's block env: the head's number, timestamp, gas limit, base fee,
  * coinbase, prevrandao, excess blob gas), `accounts` (nonce, balance, code, non-zero storage) and
- * `best_block_number`; `blocks` and `transactions` stay empty (the window starts again at the
- * loaded head, as anvil's synthetic checkpoint block does). `ringchain.next_base_fee` keeps the
+ * `best_block_number`; `blocks` holds only the head block a load makes (no transactions: the
+ * window starts again at the loaded head) and `transactions` stays empty. `ringchain.next_base_fee` keeps the
  * next block's base fee, which anvil reads from the head block ringchain does not write; anvil
  * ignores the key.
  */
@@ -42,6 +42,8 @@ export interface DumpedHead {
   readonly excessBlobGas: bigint | undefined
   /** The head's blob gas price, written for anvil (which wants it beside the excess); not read back. */
   readonly blobGasPrice?: bigint
+  /** The head's state root, for the head block written for anvil; not read back (the state gives it). */
+  readonly stateRoot?: Uint8Array
 }
 
 /** A chain's state as a dump holds it: the head block's fields and every account, by unprefixed address. */
@@ -84,7 +86,7 @@ export class InvalidStateDumpError extends InvalidInputError {
 }
 
 /** The dump of `state`, ready for `JSON.stringify`. */
-export function toStateDump(state: ChainState): StateDump {
+export function toStateDump(state: ChainState, common: Common): StateDump {
   const { head } = state
   const accounts: StateDump['accounts'] = {}
   for (const [address, account] of [...state.accounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -105,7 +107,8 @@ export function toStateDump(state: ChainState): StateDump {
     },
     accounts,
     best_block_number: u64(head.number),
-    blocks: [],
+    // anvil 1.7 looks the head up here: the block a load makes, so that both load the same head.
+    blocks: head.stateRoot === undefined ? [] : [{ header: headerJson(loadedHeadBlock(common, head, head.stateRoot)), transactions: [], ommers: [] }],
     transactions: [],
     historical_states: null,
     ringchain: { next_base_fee: state.nextBaseFee === undefined ? null : quantity(state.nextBaseFee) },
@@ -186,6 +189,35 @@ export function loadedHeadBlock(common: Common, head: DumpedHead, stateRoot: Uin
     header.blobGasUsed = 0n
   }
   return createBlock({ header, ...(common.isActivatedEIP(4895) ? { withdrawals: [] } : {}) }, { common, skipConsensusFormatValidation: true })
+}
+
+/** A header as anvil writes it (alloy's `Header`: the JSON-RPC names, without `hash`). */
+function headerJson(block: Block): Record<string, string> {
+  const h = block.header
+  const json: Record<string, string> = {
+    parentHash: bytesToHex(h.parentHash),
+    sha3Uncles: bytesToHex(h.uncleHash),
+    miner: bytesToHex(h.coinbase.bytes),
+    stateRoot: bytesToHex(h.stateRoot),
+    transactionsRoot: bytesToHex(h.transactionsTrie),
+    receiptsRoot: bytesToHex(h.receiptTrie),
+    logsBloom: bytesToHex(h.logsBloom),
+    difficulty: quantity(h.difficulty),
+    number: quantity(h.number),
+    gasLimit: quantity(h.gasLimit),
+    gasUsed: quantity(h.gasUsed),
+    timestamp: quantity(h.timestamp),
+    extraData: bytesToHex(h.extraData),
+    mixHash: bytesToHex(h.mixHash),
+    nonce: bytesToHex(h.nonce),
+  }
+  if (h.baseFeePerGas !== undefined) json.baseFeePerGas = quantity(h.baseFeePerGas)
+  if (h.withdrawalsRoot !== undefined) json.withdrawalsRoot = bytesToHex(h.withdrawalsRoot)
+  if (h.blobGasUsed !== undefined) json.blobGasUsed = quantity(h.blobGasUsed)
+  if (h.excessBlobGas !== undefined) json.excessBlobGas = quantity(h.excessBlobGas)
+  if (h.parentBeaconBlockRoot !== undefined) json.parentBeaconBlockRoot = bytesToHex(h.parentBeaconBlockRoot)
+  if (h.requestsHash !== undefined) json.requestsHash = bytesToHex(h.requestsHash)
+  return json
 }
 
 // --- writing and reading fields ---------------------------------------------------------------

@@ -21,8 +21,8 @@ import { bool, data, optional } from './params.js'
  */
 export function dumpStateMethod(chainFor: ChainFor): MethodSpec {
   return defineMethod([optional(bool)], async (_params, ctx) => {
-    const state = await (await chainFor(ctx)).exportState()
-    return toData(gzipSync(JSON.stringify(toStateDump(state))))
+    const chain = await chainFor(ctx)
+    return toData(gzipSync(JSON.stringify(toStateDump(await chain.exportState(), chain.common))))
   })
 }
 
