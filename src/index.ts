@@ -15,10 +15,12 @@ export {
   type RingchainOptions,
   type RunningRingchain,
   type StartOptions,
+  type StateDump,
 } from './simulator.js'
 export { Chain, type CallParams, type CallResult, type ChainOptions } from './chain/chain.js'
 export * from './chain/errors.js'
 export { ImportError } from './chain/import.js'
+export { InvalidStateDumpError } from './chain/dumpState.js'
 export type { BlockRecord, BlockRef, BlockTag, IncludedTx, LogRecord, MiningMode, PendingTx, ReceiptRecord, TxLookup } from './chain/types.js'
 export { DEFAULT_HARDFORK, DEFAULT_MNEMONIC, HARDFORKS } from './chain/genesis.js'
 export {

@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises'
 import { bytesToHex } from '@ethereumjs/util'
 import { Chain, type ChainOptions } from './chain/chain.js'
 import { createCustomCrypto, keccakReady } from './chain/crypto.js'
+import { InvalidStateDumpError, parseStateDump, readStateDump, toStateDump, type ChainState, type StateDump } from './chain/dumpState.js'
 import { RingchainRpcError, type RequestArguments } from './eip1193.js'
 import { importChain, type ChainImport, type GethGenesis } from './chain/import.js'
 import { createDispatcher, type Dispatch, type RpcContext, type RpcSession } from './rpc/dispatcher.js'
@@ -21,6 +22,7 @@ import { describeError } from './server/log.js'
 import { startServer, type ServerOptions } from './server/server.js'
 
 export { RingchainRpcError, type RequestArguments } from './eip1193.js'
+export type { StateDump } from './chain/dumpState.js'
 
 export const CLIENT_VERSION = 'ringchain/0.1.0'
 
@@ -44,6 +46,14 @@ export interface RingchainOptions extends ChainOptions {
    * await startRingchain({ import: { genesis: 'tests/genesis.json', blocks: 'tests/chain.rlp' } })
    */
   import?: ImportSource
+  /**
+   * Start from a state dump (`dumpState()`, `anvil_dumpState`, anvil's `--dump-state` file): the
+   * parsed JSON, or the path of the file. Its accounts and head block's number, time, base fee
+   * and gas limit become the chain's head, where the window starts (see `Chain.loadState`).
+   * @example
+   * const rc = await createRingchain({ loadState: 'state.json' })
+   */
+  loadState?: StateDump | string
 }
 
 /** A dev account as the API hands it out. */
@@ -59,6 +69,8 @@ export interface Ringchain {
   /** The chain requests go to (a new object after `ringchain_reset`). */
   readonly chain: Chain
   readonly accounts: readonly AccountInfo[]
+  /** The head state as anvil's dump (`JSON.stringify` it to get a `--load-state` file). */
+  dumpState(): Promise<StateDump>
   /** Stops interval mining. Idempotent. */
   close(): Promise<void>
 }
@@ -81,6 +93,7 @@ export async function createRingchain(options: RingchainOptions = {}): Promise<R
     },
     accounts: accountsOf(primary),
     request: (args) => request(dispatch, session, args),
+    dumpState: () => dumpState(chains.primary),
     close: () => chains.close(),
   }
 }
@@ -152,6 +165,8 @@ export interface RunningRingchain {
   urls(apiKey: string): { httpUrl: string; wsUrl: string }
   /** The same EIP-1193 request, in-process, as the key in `httpUrl`. */
   request(args: RequestArguments): Promise<unknown>
+  /** The head state of the chain of `httpUrl`'s key, as anvil's dump (what `--dump-state` writes). */
+  dumpState(): Promise<StateDump>
   /** Closes the server (WebSocket clients and idle sockets too) and every chain. Idempotent. */
   close(): Promise<void>
 }
@@ -211,6 +226,7 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
     },
     urls: (apiKey) => server.urls(apiKey),
     request: (args) => request(dispatch, session, args),
+    dumpState: () => dumpState(chains.primary),
     close: () => (closing ??= Promise.all([server.close(), chains.close()]).then(() => recorder?.close())),
   }
 }
@@ -375,15 +391,25 @@ class Chains {
 
 /** Creates chains from one set of options; an import is read from disk once, however many chains. */
 function chainFactory(options: RingchainOptions): () => Promise<Chain> {
-  const { import: source, ...chainOptions } = options
+  const { import: source, loadState, ...chainOptions } = options
   let loaded: Promise<ChainImport> | undefined
+  let state: Promise<ChainState> | undefined
   return async () => {
     const withCrypto: ChainOptions = { customCrypto: createCustomCrypto(), ...chainOptions }
     // Genesis is hashed with the WebAssembly keccak: waiting for its compile (off the main thread)
     // costs less than noble's keccak does while V8 has not yet optimised it. Mining needs it too
     // (see keccakReady).
     await keccakReady()
-    return source === undefined ? await Chain.create(withCrypto) : await importChain(await (loaded ??= loadImport(source)), withCrypto)
+    const chain = source === undefined ? await Chain.create(withCrypto) : await importChain(await (loaded ??= loadImport(source)), withCrypto)
+    if (loadState !== undefined) {
+      try {
+        await chain.loadState(await (state ??= readState(loadState)))
+      } catch (e) {
+        await chain.close()
+        throw e
+      }
+    }
+    return chain
   }
 }
 
@@ -424,6 +450,21 @@ async function loadImport(source: ImportSource): Promise<ChainImport> {
   const genesis = typeof source.genesis === 'string' ? (JSON.parse(await readFile(source.genesis, 'utf8')) as GethGenesis) : source.genesis
   const blocks = typeof source.blocks === 'string' ? new Uint8Array(await readFile(source.blocks)) : source.blocks
   return blocks === undefined ? { genesis } : { genesis, blocks }
+}
+
+/** A state dump from its parsed JSON or its file; a bad file's error names it. */
+async function readState(source: StateDump | string): Promise<ChainState> {
+  if (typeof source !== 'string') return readStateDump(source)
+  try {
+    return parseStateDump(await readFile(source, 'utf8'))
+  } catch (e) {
+    if (e instanceof InvalidStateDumpError) throw new InvalidStateDumpError(`${source}: ${e.problem}`, { cause: e })
+    throw e
+  }
+}
+
+async function dumpState(chain: Chain): Promise<StateDump> {
+  return toStateDump(await chain.exportState(), chain.common)
 }
 
 function accountsOf(chain: Chain): AccountInfo[] {

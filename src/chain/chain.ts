@@ -23,6 +23,8 @@ import { runCall } from './execution/call.js'
 import { estimateGas } from './execution/estimate.js'
 import { CallExecutor, type CallView } from './execution/executor.js'
 import type { CallParams, CallResult } from './execution/params.js'
+import { exportHeadState, loadHeadState, type HeadStateParts } from './headState.js'
+import type { ChainState } from './dumpState.js'
 import { CHAIN_DEFAULTS, createDevGenesis, type ChainOptions, type DevAccount } from './genesis.js'
 import type { GenesisFacts } from './forkConfig.js'
 import { Miner, createMiningVM, type BlockSettings, type MiningVM } from './miner.js'
@@ -438,6 +440,22 @@ export class Chain {
   /** The next block gets exactly `timestamp`. */
   async setNextBlockTimestamp(timestamp: bigint): Promise<void> {
     await this.#exclusive(async () => this.#clock.setNextTimestamp(timestamp, this.head.block.header.timestamp))
+  }
+
+  // --- state dumps (headState.ts) -----------------------------------------------------------
+
+  /** The head block's fields and every account of the head state (anvil_dumpState). */
+  async exportState(): Promise<ChainState> {
+    return this.#exclusive(async () => exportHeadState(this.#headStateParts()), false)
+  }
+
+  /** Makes a dumped state the head, where the window starts again (anvil_loadState). */
+  async loadState(state: ChainState): Promise<void> {
+    await this.#exclusive(() => loadHeadState(this.#headStateParts(), state))
+  }
+
+  #headStateParts(): HeadStateParts {
+    return { common: this.common, world: this.#world, window: this.#window, pool: this.#pool, clock: this.#clock, miner: this.#miner, keccak: this.#keccak }
   }
 
   // --- snapshots (snapshots.ts) -------------------------------------------------------------

@@ -3,7 +3,8 @@
  * the process lifecycle: signals, the parent's death, stdin's end. Everything else is the library's.
  * Flags are checked, and files read, before anything starts: a bad one is one line and exit code 2.
  */
-import { readFileSync, fstatSync } from 'node:fs'
+import { readFileSync, fstatSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { isIP } from 'node:net'
 import { parseArgs } from 'node:util'
 import type { ImportSource, RingchainLogger, RunningRingchain, StartOptions } from '../simulator.js'
@@ -40,6 +41,9 @@ const OPTIONS = {
   import: { type: 'string' },
   blocks: { type: 'string' },
   record: { type: 'string' },
+  'load-state': { type: 'string' },
+  'dump-state': { type: 'string' },
+  state: { type: 'string' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   'log-level': { type: 'string' },
@@ -99,6 +103,12 @@ Import (start from a recorded chain instead of a dev genesis)
   --import <file>          blocks after genesis, RLP as \`geth export\` writes them (needs --genesis;
                            --blocks is the same flag)
 
+State files (anvil's format: accounts, storage, code and the head's number, time and base fee)
+  --load-state <file>      start from this state dump; the window starts at its head
+  --dump-state <file>      write the state to this file when stopping
+  --state <file>           both: load it if it exists, write it when stopping (a directory
+                           means <dir>/state.json, as in anvil)
+
 Recording
   --record <file>          write the state-changing requests served as a scenario that replays
                            them, with their results as expectations (see scenarios/README.md)
@@ -128,6 +138,7 @@ export async function serve(rest: string[]): Promise<void> {
   }
   const logger = stderrLogger(logLevelOf(values))
   const options = toOptions(values, logger)
+  const dumpTo = stateFiles(values, options)
   // The chain's modules load only now: a bad flag or file above is answered without loading them.
   const [{ startRingchain }, { normalizeHardfork, normalizeMnemonic }, { ChainError }] = await Promise.all([
     import('../simulator.js'),
@@ -171,7 +182,41 @@ export async function serve(rest: string[]): Promise<void> {
   } else if (values.quiet !== true) {
     process.stdout.write(await banner(running, options))
   }
-  ends.serving(running)
+  ends.serving(running, dumpTo === undefined ? undefined : () => writeState(running, dumpTo, logger))
+}
+
+/**
+ * `--load-state`, `--dump-state` and `--state`: sets `options.loadState` (a file that must be
+ * readable; with `--state`, only if it exists) and returns where to write the state at exit.
+ */
+function stateFiles(values: Flags, options: StartOptions): string | undefined {
+  const state = values.state === undefined ? undefined : isDirectory(values.state) ? join(values.state, 'state.json') : values.state
+  if (state !== undefined && (values['load-state'] !== undefined || values['dump-state'] !== undefined)) fail('--state cannot be combined with --load-state or --dump-state')
+  const load = values['load-state'] ?? (state !== undefined && isFile(state) ? state : undefined)
+  if (load !== undefined) {
+    try {
+      readFileSync(load)
+    } catch (e) {
+      fail(`--load-state: cannot read ${load}: ${(e as Error).message.replace(/^[A-Z]+: /, '').split(',')[0]}`)
+    }
+    options.loadState = load
+  }
+  return values['dump-state'] ?? state
+}
+
+/** Writes the state dump to `path` (before the chain closes). */
+async function writeState(running: RunningRingchain, path: string, logger: RingchainLogger): Promise<void> {
+  const dump = await running.dumpState()
+  writeFileSync(path, JSON.stringify(dump))
+  logger.info?.(`state written to ${path}`)
+}
+
+function isDirectory(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true
+}
+
+function isFile(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() === true
 }
 
 type Flags = ReturnType<typeof parseFlags>
@@ -431,15 +476,28 @@ async function banner(running: RunningRingchain, options: StartOptions): Promise
  * when the parent process goes; before `serving()` is called there is nothing to close. A second
  * signal while closing exits at once.
  */
-function handleEnds(withParent: boolean, logger: RingchainLogger): { serving(running: RunningRingchain): void } {
+function handleEnds(withParent: boolean, logger: RingchainLogger): { serving(running: RunningRingchain, beforeClose?: () => Promise<void>): void } {
   let running: RunningRingchain | undefined
+  let beforeClose: (() => Promise<void>) | undefined
   let stopping = false
   const stop = (why: string) => {
     if (stopping || running === undefined) process.exit(0)
     stopping = true
     logger.info?.(`stopping (${why})`)
-    running.close().then(
-      () => process.exit(0),
+    const closing = running
+    // The state is dumped while the chain still runs; a failed dump still closes, but exits 1.
+    const before = (beforeClose ?? (async () => {}))().then(
+      () => 0,
+      (e: unknown) => {
+        logger.error(`could not write the state: ${(e as Error).message}`)
+        return 1
+      },
+    )
+    before.then(async (code) => {
+      await closing.close()
+      return code
+    }).then(
+      (code) => process.exit(code),
       (e: unknown) => {
         logger.error(`error while closing: ${(e as Error).message}`)
         process.exit(1)
@@ -464,8 +522,9 @@ function handleEnds(withParent: boolean, logger: RingchainLogger): { serving(run
     timer.unref()
   }
   return {
-    serving: (r) => {
+    serving: (r, before) => {
       running = r
+      beforeClose = before
     },
   }
 }
