@@ -22,4 +22,3 @@ function joinPair(me, other) {
 }
 
 module.exports = { joinPair }
-module.exports = { joinPair }
