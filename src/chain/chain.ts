@@ -56,6 +56,8 @@ import type { AccountProof } from './proofs.js'
 import { buildIncluded } from './receipts.js'
 import { EMPTY, WorldState, emptyChanges, keyOf, newAccount, type StateReader, type StateChanges, type WorldStateSnapshot } from './state.js'
 import { describeRevert } from './revert.js'
+import { attachConsole, type ConsoleCall } from './console/attach.js'
+import { reportExecution, wantsConsole, type ConsoleEntry, type ConsoleSource, type ExecutionReporter } from './console/report.js'
 import { RingStateManager } from './stateManager.js'
 import { StorageWriteRecorder, accountSlots, blockChanges, type StorageWrite } from './storageChanges.js'
 import { SYSTEM_CONTRACTS, answerIdleRequestCalls } from './systemContracts.js'
@@ -92,8 +94,13 @@ export interface ChainOptions {
   coinbase?: Uint8Array
   /** Crypto given to ethereumjs (native secp256k1, KZG). */
   customCrypto?: import('@ethereumjs/common').CustomCrypto
-  /** Where mining errors are reported. Default: stderr. */
-  logger?: { error(message: string): void }
+  /**
+   * Where mining errors are reported (default: stderr), and, when it has `info`, each mined
+   * transaction that failed (with its reason) and the console.log lines of transactions and calls.
+   */
+  logger?: { error(message: string): void; info?(message: string): void }
+  /** Called with each Solidity console.log of a mined transaction, an `eth_call` or an `eth_estimateGas`. */
+  onConsole?: (entry: ConsoleEntry) => void
 }
 
 /** Parameters of a call or gas estimate. */
@@ -189,6 +196,10 @@ export class Chain {
   #settings: BlockSettings
   readonly #keccak: (data: Uint8Array) => Uint8Array
   readonly #logger: { error(message: string): void }
+  /** Where console.log lines and mined failures go; `console` is undefined when nobody listens. */
+  readonly #reporter: ExecutionReporter
+  /** The console.log calls of the transaction being mined (filled by the mining VM's hook). */
+  readonly #consoleCalls: ConsoleCall[] = []
   /** Keccak preimages and per-transaction storage writes, recorded while blocks are mined (storage inspection). */
   readonly #preimages: PreimageStore
   readonly #writes: StorageWriteRecorder
@@ -235,6 +246,7 @@ export class Chain {
     this.#settings = { gasLimit: o.blockGasLimit ?? DEFAULTS.blockGasLimit, coinbase: o.coinbase ?? new Uint8Array(20), nextBaseFee: undefined }
     this.#keccak = init.common.customCrypto.keccak256 ?? keccak_256
     this.#logger = o.logger ?? { error: (m) => process.stderr.write(`ringchain: ${m}\n`) }
+    this.#reporter = { onConsole: o.onConsole, info: o.logger?.info?.bind(o.logger) }
     this.#mining = o.mining ?? { mode: 'auto' }
   }
 
@@ -310,6 +322,7 @@ export class Chain {
     const first = init.genesis ?? init.blocks[0]!
     const genesis = { hash: first.hash, timestamp: first.block.header.timestamp }
     chain = new Chain({ common, accounts, world, clock, sm, vm, preimages, writes, options, genesis })
+    chain.#hookConsole(vm)
     for (const record of init.blocks) chain.#push(record)
     chain.#startTimer()
     return chain
@@ -580,7 +593,7 @@ export class Chain {
     this.#sm.reset(this.#world.head)
     this.#preimages.discard()
     this.#writes.discard()
-    const { block, senders, results, included, dropped } = await this.#build(this.#vm, this.#sm, candidates, timestamp)
+    const { block, senders, results, included, dropped, consoleCalls } = await this.#build(this.#vm, this.#sm, candidates, timestamp)
     // A base fee set for the next block was that block's alone.
     if (this.#settings.nextBaseFee !== undefined) this.#settings = { ...this.#settings, nextBaseFee: undefined }
     const computed = await this.#sm.computeRoot()
@@ -594,8 +607,14 @@ export class Chain {
     this.#push(record)
     this.#pool.prune(this.#nonceOf)
     this.#pendingCache = undefined
+    for (const [i, result] of results.entries()) reportExecution(this.#reporter, included[i]!.hash, consoleCalls[i]!, { blockNumber: record.number, result })
     for (const listener of this.#listeners.block) listener(record)
     return record
+  }
+
+  /** Catches the console.log calls of `vm`'s transactions into `#consoleCalls`, when anyone listens. */
+  #hookConsole(vm: VM): void {
+    if (wantsConsole(this.#reporter)) attachConsole(vm.evm, (call) => this.#consoleCalls.push(call))
   }
 
   /** Runs `candidates` into a new block on `vm`; skips those that cannot run now. */
@@ -621,6 +640,8 @@ export class Chain {
     const results: RunTxResult[] = []
     const included: PendingTx[] = []
     const dropped: PendingTx[] = []
+    // Per included transaction, the console.log calls it made (only the mining VM records any).
+    const consoleCalls: ConsoleCall[][] = []
     const baseFee = this.nextBaseFee()
     const blocked = new Set<string>()
     for (const entry of candidates) {
@@ -643,7 +664,9 @@ export class Chain {
         results.push(result)
         senders.push(entry.from)
         included.push(entry)
+        consoleCalls.push(this.#consoleCalls.splice(0))
       } catch (e) {
+        this.#consoleCalls.length = 0
         blocked.add(from)
         if (/blob gas limit|remaining gas/.test((e as Error).message)) continue
         dropped.push(entry)
@@ -651,7 +674,7 @@ export class Chain {
       }
     }
     const { block } = await builder.build()
-    return { block, senders, results, included, dropped }
+    return { block, senders, results, included, dropped, consoleCalls }
   }
 
   #push(record: BlockRecord): void {
@@ -723,7 +746,7 @@ export class Chain {
 
   /** Runs a call against the state of `ref` without changing anything. */
   async call(params: CallParams, ref: BlockRef): Promise<CallResult> {
-    const { execResult } = await this.#runCall(params, ref, params.gas)
+    const { execResult } = await this.#runCall(params, ref, params.gas, 'call')
     const error = execResult.exceptionError
     if (error !== undefined) throw callError(error.error, execResult.returnValue)
     return { returnValue: execResult.returnValue, gasUsed: execResult.executionGasUsed }
@@ -732,7 +755,8 @@ export class Chain {
   /** The least gas with which the call succeeds, found by binary search as geth does. */
   async estimateGas(params: CallParams, ref: BlockRef): Promise<bigint> {
     const cap = this.#callGas(params.gas)
-    const { execResult: first, intrinsic } = await this.#runCall(params, ref, cap)
+    // Only the first run reports its console.log lines: the search's probes would repeat them.
+    const { execResult: first, intrinsic } = await this.#runCall(params, ref, cap, 'estimateGas')
     const failure = first.exceptionError
     if (failure !== undefined) throw callError(failure.error, first.returnValue)
     // Nothing ran (a transfer to an account without code): the intrinsic gas is exact, as geth's plain-transfer shortcut answers.
@@ -814,10 +838,12 @@ export class Chain {
     return { record, state: this.#world.at(record.number) }
   }
 
-  async #runCall(params: CallParams, ref: BlockRef, gas: bigint | undefined) {
+  async #runCall(params: CallParams, ref: BlockRef, gas: bigint | undefined, consoleSource?: ConsoleSource) {
     const { record, state } = await this.#blockAndState(ref)
     const sm = new RingStateManager(state, { keccak: this.#keccak })
     const vm = await createVM({ common: this.common, stateManager: sm, blockchain: this.#vm.blockchain })
+    const consoleCalls: ConsoleCall[] = []
+    if (consoleSource !== undefined && wantsConsole(this.#reporter)) attachConsole(vm.evm, (call) => consoleCalls.push(call))
     const from = new Address(params.from ?? new Uint8Array(20))
     const gasLimit = this.#callGas(gas)
     const accessList = (params.accessList ?? []).map((item) => ({ address: bytesToHex(item.address), storageKeys: item.storageKeys.map((k) => bytesToHex(k)) }))
@@ -867,6 +893,7 @@ export class Chain {
       block: createBlock({ header: { ...header.toJSON(), number: header.number, timestamp: header.timestamp, ...baseFee } }, { common: this.common, skipConsensusFormatValidation: true }),
       skipBalance: true,
     })
+    if (consoleSource !== undefined) reportExecution(this.#reporter, consoleSource, consoleCalls)
     return { execResult: result.execResult, intrinsic }
   }
 
