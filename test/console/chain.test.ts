@@ -19,7 +19,7 @@ async function setup() {
   const key = hexToBytes(rc.accounts[0]!.privateKey)
   const from = hexToBytes(rc.accounts[0]!.address)
   let nonce = 0n
-  const send = (data: Uint8Array | string, to?: Uint8Array, value = 0n) =>
+  const send = (data: Uint8Array | `0x${string}`, to?: Uint8Array, value = 0n) =>
     rc.chain.sendRawTransaction(createLegacyTx({ nonce: nonce++, gasLimit: 300_000n, gasPrice: 10n ** 10n, data, value, ...(to === undefined ? {} : { to }) }, { common: rc.chain.common }).sign(key).serialize())
   await send(initcode(FORWARDER))
   const contract = generateAddress(from, new Uint8Array())
