@@ -7,6 +7,7 @@ export {
   createRingchain,
   startRingchain,
   type AccountInfo,
+  type ConsoleLog,
   type ImportSource,
   type IsolateOptions,
   type RequestArguments,
@@ -19,6 +20,7 @@ export {
 } from './simulator.js'
 export { Chain, type CallParams, type CallResult, type ChainOptions } from './chain/chain.js'
 export * from './chain/errors.js'
+export { decodeConsoleLog } from './chain/console/decode.js'
 export { ImportError } from './chain/import.js'
 export { InvalidStateDumpError } from './chain/dumpState.js'
 export type { BlockRecord, BlockRef, BlockTag, IncludedTx, LogRecord, MiningMode, PendingTx, ReceiptRecord, TxLookup } from './chain/types.js'

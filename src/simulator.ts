@@ -10,6 +10,7 @@
 import { readFile } from 'node:fs/promises'
 import { bytesToHex } from '@ethereumjs/util'
 import { Chain, type ChainOptions } from './chain/chain.js'
+import type { ConsoleEntry } from './chain/console/report.js'
 import { createCustomCrypto, keccakReady } from './chain/crypto.js'
 import { InvalidStateDumpError, parseStateDump, readStateDump, toStateDump, type ChainState, type StateDump } from './chain/dumpState.js'
 import { RingchainRpcError, type RequestArguments } from './eip1193.js'
@@ -34,8 +35,27 @@ export interface ImportSource {
   readonly blocks?: Uint8Array | string
 }
 
+/** A Solidity console.log, as `onConsole` receives it. */
+export interface ConsoleLog {
+  /** The mined transaction that printed it, or the method of the call that did. */
+  readonly transaction: `0x${string}` | 'call' | 'estimateGas'
+  /** The contract that called console.log. */
+  readonly address: `0x${string}`
+  /** The line, formatted as Hardhat and forge format it. */
+  readonly message: string
+}
+
 /** Options of `createRingchain`: the chain's options, and optionally a chain to import. */
-export interface RingchainOptions extends ChainOptions {
+export interface RingchainOptions extends Omit<ChainOptions, 'onConsole'> {
+  /**
+   * Called with every Solidity console.log (calls to `0x000000000000000000636F6e736F6c652e6c6f67`)
+   * of a mined transaction, an `eth_call` or an `eth_estimateGas`. Without it (and without an
+   * info logger) console.log costs nothing.
+   * @example
+   * const rc = await createRingchain({ onConsole: (log) => console.log(`[${log.transaction}] ${log.message}`) })
+   */
+  onConsole?: (log: ConsoleLog) => void
+
   /**
    * Start from this recorded chain instead of a dev genesis: every block is replayed and verified,
    * the last one is the head. For imported chains `safeLag`/`finalizedLag` default to 0 (head =
@@ -391,7 +411,8 @@ class Chains {
 
 /** Creates chains from one set of options; an import is read from disk once, however many chains. */
 function chainFactory(options: RingchainOptions): () => Promise<Chain> {
-  const { import: source, loadState, ...chainOptions } = options
+  const { import: source, loadState, onConsole, ...rest } = options
+  const chainOptions: ChainOptions = onConsole === undefined ? rest : { ...rest, onConsole: (entry) => onConsole(consoleLogOf(entry)) }
   let loaded: Promise<ChainImport> | undefined
   let state: Promise<ChainState> | undefined
   return async () => {
@@ -444,6 +465,10 @@ function methodsOf(body: string): string {
   } catch {
     return '(not JSON)'
   }
+}
+
+function consoleLogOf(entry: ConsoleEntry): ConsoleLog {
+  return { transaction: typeof entry.source === 'string' ? entry.source : bytesToHex(entry.source), address: bytesToHex(entry.address), message: entry.message }
 }
 
 async function loadImport(source: ImportSource): Promise<ChainImport> {

@@ -99,7 +99,8 @@ export class Chain {
     this.safeLag = o.safeLag ?? CHAIN_DEFAULTS.safeLag
     this.finalizedLag = o.finalizedLag ?? CHAIN_DEFAULTS.finalizedLag
     this.#keccak = init.common.customCrypto.keccak256 ?? keccak_256
-    this.#calls = new CallExecutor({ common: init.common, blockchain: this.#vm.blockchain, keccak: this.#keccak })
+    const reporter = { onConsole: o.onConsole, info: o.logger?.info?.bind(o.logger) }
+    this.#calls = new CallExecutor({ common: init.common, blockchain: this.#vm.blockchain, keccak: this.#keccak, reporter })
     const parts = { common: this.common, world: this.#world, pool: this.#pool, window: this.#window }
     this.#miner = new Miner({
       ...parts,
@@ -107,6 +108,7 @@ export class Chain {
       mining: init.mining,
       keccak: this.#keccak,
       logger: o.logger ?? { error: (m) => process.stderr.write(`ringchain: ${m}\n`) },
+      reporter,
       settings: { gasLimit: o.blockGasLimit ?? CHAIN_DEFAULTS.blockGasLimit, coinbase: o.coinbase ?? new Uint8Array(20), nextBaseFee: undefined },
       mode: o.mining ?? { mode: 'auto' },
       onBlock: (record) => {

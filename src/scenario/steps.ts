@@ -312,14 +312,39 @@ async function checkTransaction(ctx: StepContext, checker: Checker, hash: string
     checker.fail('receipt', 'a receipt', null, path, status === 'pending' ? 'the transaction is pending: mine a block first' : 'the node does not know the transaction')
     return
   }
-  checkReceipt(ctx, checker, receipt, expect, path)
+  await checkReceipt(ctx, checker, receipt, expect, path)
 }
 
-function checkReceipt(ctx: StepContext, checker: Checker, receipt: Spec, expect: Spec, path: Path): void {
+async function checkReceipt(ctx: StepContext, checker: Checker, receipt: Spec, expect: Spec, path: Path): Promise<void> {
   for (const [key, wanted] of Object.entries(expect)) {
     if (key === 'logs') checkLogs(ctx, checker, wanted as Spec[], (receipt.logs as Spec[] | undefined) ?? [], [...path, 'logs'])
-    else if (key in RECEIPT_KINDS) checker.check(key, wanted, receipt[key], RECEIPT_KINDS[key]!, [...path, key])
+    else if (key in RECEIPT_KINDS) {
+      const held = checker.check(key, wanted, receipt[key], RECEIPT_KINDS[key]!, [...path, key])
+      // A transaction that failed unexpectedly: say why, as far as the node can tell.
+      if (!held && key === 'status' && receipt.status === '0x0' && typeof receipt.transactionHash === 'string') {
+        const why = await failureOf(ctx.client, receipt.transactionHash)
+        const last = checker.mismatches.pop()!
+        checker.mismatches.push(why === undefined ? last : { ...last, note: why })
+      }
+    }
   }
+}
+
+/**
+ * Why a mined transaction failed, from the top frame of geth's callTracer (`reverted: <reason>`,
+ * or the EVM error); undefined when the node does not trace.
+ */
+async function failureOf(client: Client, hash: string): Promise<string | undefined> {
+  let top: { error?: unknown; revertReason?: unknown; output?: unknown }
+  try {
+    top = (await client.request('debug_traceTransaction', [hash, { tracer: 'callTracer', tracerConfig: { onlyTopCall: true } }])) as typeof top
+  } catch (e) {
+    if (e instanceof RpcCallError) return undefined
+    throw e
+  }
+  if (typeof top.revertReason === 'string') return `reverted: ${top.revertReason}`
+  if (top.error === 'execution reverted') return typeof top.output === 'string' && top.output !== '0x' ? `reverted with data ${top.output}` : 'reverted without a reason'
+  return typeof top.error === 'string' ? `failed: ${top.error}` : undefined
 }
 
 async function transactionStatus(client: Client, hash: string): Promise<'pending' | 'included' | 'unknown'> {
@@ -637,7 +662,7 @@ async function check(ctx: StepContext, spec: Spec, path: Path, checker: Checker)
       checker.fail('receipt', 'a receipt', null, [...path, 'receipt'], status === 'pending' ? 'the transaction is pending' : 'the node does not know the transaction')
       return
     }
-    checkReceipt(ctx, checker, receipt, spec, path)
+    await checkReceipt(ctx, checker, receipt, spec, path)
     return
   }
 
