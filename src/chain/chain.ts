@@ -23,6 +23,8 @@ import { InvalidInputError } from './errors.js'
 import { ChainListeners, type ChainEvents } from './events.js'
 import type { CallParams, CallResult } from './execution/params.js'
 import { CallRunner } from './execution/runner.js'
+import { exportHeadState, loadHeadState, type HeadStateParts } from './headState.js'
+import type { ChainState } from './dumpState.js'
 import { CHAIN_DEFAULTS, createDevGenesis, type ChainOptions, type DevAccount } from './genesis.js'
 import type { GenesisFacts } from './forkConfig.js'
 import { Miner, createMiningVM, type BlockSettings, type MiningVM } from './miner.js'
@@ -91,6 +93,7 @@ export class Chain {
     this.safeLag = o.safeLag ?? CHAIN_DEFAULTS.safeLag
     this.finalizedLag = o.finalizedLag ?? CHAIN_DEFAULTS.finalizedLag
     this.#keccak = init.common.customCrypto.keccak256 ?? keccak_256
+    const reporter = { onConsole: o.onConsole, info: o.logger?.info?.bind(o.logger) }
     const parts = { common: this.common, world: this.#world, pool: this.#pool, window: this.#window }
     this.#miner = new Miner({
       ...parts,
@@ -98,6 +101,7 @@ export class Chain {
       mining: init.mining,
       keccak: this.#keccak,
       logger: o.logger ?? { error: (m) => process.stderr.write(`ringchain: ${m}\n`) },
+      reporter,
       settings: { gasLimit: o.blockGasLimit ?? CHAIN_DEFAULTS.blockGasLimit, coinbase: o.coinbase ?? new Uint8Array(20), nextBaseFee: undefined },
       mode: o.mining ?? { mode: 'auto' },
       onBlock: (record) => this.#listeners.emit('block', record),
@@ -116,6 +120,7 @@ export class Chain {
       ...parts,
       blockchain: this.#vm.blockchain,
       keccak: this.#keccak,
+      reporter,
       queries: this.#queries,
       pendingBlock: () => this.pendingBlock(),
       blockGasLimit: () => this.blockGasLimit,
@@ -394,6 +399,22 @@ export class Chain {
   /** The next block gets exactly `timestamp`. */
   async setNextBlockTimestamp(timestamp: bigint): Promise<void> {
     await this.#exclusive(async () => this.#clock.setNextTimestamp(timestamp, this.head.block.header.timestamp))
+  }
+
+  // --- state dumps (headState.ts) -----------------------------------------------------------
+
+  /** The head block's fields and every account of the head state (anvil_dumpState). */
+  async exportState(): Promise<ChainState> {
+    return this.#exclusive(async () => exportHeadState(this.#headStateParts()), false)
+  }
+
+  /** Makes a dumped state the head, where the window starts again (anvil_loadState). */
+  async loadState(state: ChainState): Promise<void> {
+    await this.#exclusive(() => loadHeadState(this.#headStateParts(), state))
+  }
+
+  #headStateParts(): HeadStateParts {
+    return { common: this.common, world: this.#world, window: this.#window, pool: this.#pool, clock: this.#clock, miner: this.#miner, keccak: this.#keccak }
   }
 
   // --- snapshots (snapshots.ts) -------------------------------------------------------------

@@ -131,6 +131,11 @@ export class WorldState {
     return bytesOf(this.#storage.get(address)?.get(slot))
   }
 
+  /** The addresses of every account of the head state (a state dump reads them all). */
+  addresses(): IterableIterator<string> {
+    return this.#accounts.keys()
+  }
+
   /** Every non-zero slot of an account at the head: a copy. */
   slots(address: string): Map<string, Uint8Array> {
     const slots = this.#storage.get(address)

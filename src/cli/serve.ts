@@ -3,10 +3,10 @@
  * lifecycle: signals, the parent's death, stdin's end. Everything else is the library's; flags and
  * their help are `serveFlags.ts`'s (checked, and files read, before anything starts).
  */
-import { fstatSync } from 'node:fs'
+import { fstatSync, writeFileSync } from 'node:fs'
 import type { RingchainLogger, RunningRingchain, StartOptions } from '../simulator.js'
 import { fail } from './fail.js'
-import { LOG_LEVELS, logLevelOf, parseFlags, serveHelp, toOptions, type LogLevel } from './serveFlags.js'
+import { LOG_LEVELS, logLevelOf, parseFlags, serveHelp, stateFiles, toOptions, type LogLevel } from './serveFlags.js'
 
 /** `ringchain serve [options]`. */
 export async function serve(rest: string[]): Promise<void> {
@@ -18,6 +18,7 @@ export async function serve(rest: string[]): Promise<void> {
   }
   const logger = stderrLogger(logLevelOf(values))
   const options = toOptions(values, logger)
+  const dumpTo = stateFiles(values, options)
   // The chain's modules load only now: a bad flag or file above is answered without loading them.
   const [{ startRingchain }, { normalizeHardfork, normalizeMnemonic }, { ChainError }] = await Promise.all([
     import('../simulator.js'),
@@ -61,7 +62,14 @@ export async function serve(rest: string[]): Promise<void> {
   } else if (values.quiet !== true) {
     process.stdout.write(await banner(running, options))
   }
-  ends.serving(running)
+  ends.serving(running, dumpTo === undefined ? undefined : () => writeState(running, dumpTo, logger))
+}
+
+/** Writes the state dump to `path` (before the chain closes). */
+async function writeState(running: RunningRingchain, path: string, logger: RingchainLogger): Promise<void> {
+  const dump = await running.dumpState()
+  writeFileSync(path, JSON.stringify(dump))
+  logger.info?.(`state written to ${path}`)
 }
 
 /** Logs as `ringchain: <message>` lines on stderr, down to `level`. */
@@ -115,15 +123,28 @@ async function banner(running: RunningRingchain, options: StartOptions): Promise
  * when the parent process goes; before `serving()` is called there is nothing to close. A second
  * signal while closing exits at once.
  */
-function handleEnds(withParent: boolean, logger: RingchainLogger): { serving(running: RunningRingchain): void } {
+function handleEnds(withParent: boolean, logger: RingchainLogger): { serving(running: RunningRingchain, beforeClose?: () => Promise<void>): void } {
   let running: RunningRingchain | undefined
+  let beforeClose: (() => Promise<void>) | undefined
   let stopping = false
   const stop = (why: string) => {
     if (stopping || running === undefined) process.exit(0)
     stopping = true
     logger.info?.(`stopping (${why})`)
-    running.close().then(
-      () => process.exit(0),
+    const closing = running
+    // The state is dumped while the chain still runs; a failed dump still closes, but exits 1.
+    const before = (beforeClose ?? (async () => {}))().then(
+      () => 0,
+      (e: unknown) => {
+        logger.error(`could not write the state: ${(e as Error).message}`)
+        return 1
+      },
+    )
+    before.then(async (code) => {
+      await closing.close()
+      return code
+    }).then(
+      (code) => process.exit(code),
       (e: unknown) => {
         logger.error(`error while closing: ${(e as Error).message}`)
         process.exit(1)
@@ -148,8 +169,9 @@ function handleEnds(withParent: boolean, logger: RingchainLogger): { serving(run
     timer.unref()
   }
   return {
-    serving: (r) => {
+    serving: (r, before) => {
       running = r
+      beforeClose = before
     },
   }
 }

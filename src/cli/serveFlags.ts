@@ -3,8 +3,9 @@
  * turned into `startRingchain` options (files read here too). A bad flag or file is one line and
  * exit code 2 before anything starts. Running the server is `serve.ts`'s.
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { isIP } from 'node:net'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { ImportSource, RingchainLogger, StartOptions } from '../simulator.js'
 import { fail } from './fail.js'
@@ -41,6 +42,9 @@ const OPTIONS = {
   import: { type: 'string' },
   blocks: { type: 'string' },
   record: { type: 'string' },
+  'load-state': { type: 'string' },
+  'dump-state': { type: 'string' },
+  state: { type: 'string' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   'log-level': { type: 'string' },
@@ -99,6 +103,12 @@ Import (start from a recorded chain instead of a dev genesis)
   --genesis <file>         geth genesis JSON (chain id, forks and alloc come from it)
   --import <file>          blocks after genesis, RLP as \`geth export\` writes them (needs --genesis;
                            --blocks is the same flag)
+
+State files (anvil's format: accounts, storage, code and the head's number, time and base fee)
+  --load-state <file>      start from this state dump; the window starts at its head
+  --dump-state <file>      write the state to this file when stopping
+  --state <file>           both: load it if it exists, write it when stopping (a directory
+                           means <dir>/state.json, as in anvil)
 
 Recording
   --record <file>          write the state-changing requests served as a scenario that replays
@@ -328,4 +338,31 @@ function wrap(text: string, indent: number, width: number): string {
   }
   lines.push(line.trimEnd())
   return lines.join('\n' + ' '.repeat(indent))
+}
+
+/**
+ * `--load-state`, `--dump-state` and `--state`: sets `options.loadState` (a file that must be
+ * readable; with `--state`, only if it exists) and returns where to write the state at exit.
+ */
+export function stateFiles(values: Flags, options: StartOptions): string | undefined {
+  const state = values.state === undefined ? undefined : isDirectory(values.state) ? join(values.state, 'state.json') : values.state
+  if (state !== undefined && (values['load-state'] !== undefined || values['dump-state'] !== undefined)) fail('--state cannot be combined with --load-state or --dump-state')
+  const load = values['load-state'] ?? (state !== undefined && isFile(state) ? state : undefined)
+  if (load !== undefined) {
+    try {
+      readFileSync(load)
+    } catch (e) {
+      fail(`--load-state: cannot read ${load}: ${(e as Error).message.replace(/^[A-Z]+: /, '').split(',')[0]}`)
+    }
+    options.loadState = load
+  }
+  return values['dump-state'] ?? state
+}
+
+function isDirectory(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true
+}
+
+function isFile(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() === true
 }

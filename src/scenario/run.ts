@@ -7,7 +7,7 @@
  * reading files to `load.ts`, steps to `steps/` (one module per kind), and rendering to the CLI (`src/cli/run.ts`).
  */
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { createRingchain, type RingchainOptions } from '../simulator.js'
+import { createRingchain, type ConsoleLog, type RingchainOptions } from '../simulator.js'
 import { eip1193Client, httpClient, RpcCallError, type Client, type Eip1193Request } from './client.js'
 import {
   ScenarioFileError,
@@ -68,6 +68,8 @@ export interface StepReport {
   readonly error?: string
   /** The line the error is about, when it is not the step's own. */
   readonly errorLine?: number
+  /** What the contracts printed with Solidity console.log during the step (embedded chain only). */
+  readonly console?: readonly ConsoleLog[]
 }
 
 /** One scenario's outcome. */
@@ -121,6 +123,8 @@ export async function runScenario(source: string | ScenarioDocument, options: Ru
   emit({ type: 'start', file, name, steps: doc.steps.length, target })
 
   const notes: string[] = []
+  /** console.log lines of the step playing. */
+  const printed: ConsoleLog[] = []
   let client: Client
   let close = async () => {}
   const chain = doc.chain ?? {}
@@ -128,7 +132,8 @@ export async function runScenario(source: string | ScenarioDocument, options: Ru
     if (options.rpc !== undefined) client = httpClient(options.rpc)
     else if (options.request !== undefined) client = eip1193Client(options.request, 'provider')
     else {
-      const rc = await createRingchain(chainOptions(chain))
+      // A send without `gas` estimates first: only what mined transactions and calls print is the step's.
+      const rc = await createRingchain({ ...chainOptions(chain), onConsole: (log) => log.transaction !== 'estimateGas' && printed.push(log) })
       client = eip1193Client(rc.request as Eip1193Request, 'embedded')
       close = () => rc.close()
     }
@@ -169,6 +174,7 @@ export async function runScenario(source: string | ScenarioDocument, options: Ru
         stepError = explain(e, loaded)
       }
       const durationMs = elapsed(stepStarted)
+      const logged = printed.splice(0)
       const mismatches = checker.mismatches.map((m) => mismatchReport(m, loaded))
       const ok = stepError === undefined && mismatches.length === 0
       const report: StepReport = {
@@ -180,6 +186,7 @@ export async function runScenario(source: string | ScenarioDocument, options: Ru
         durationMs,
         ...(mismatches.length === 0 ? {} : { mismatches }),
         ...(stepError === undefined ? {} : { error: stepError.message, ...(stepError.line === undefined || stepError.line === line ? {} : { errorLine: stepError.line }) }),
+        ...(logged.length === 0 ? {} : { console: logged }),
       }
       steps.push(report)
       emit({ type: 'stepEnd', step: report })

@@ -21,7 +21,8 @@ export async function estimateGas(executor: CallExecutor, params: CallParams, vi
   const cap = callGas(params.gas, view)
   const least = call.intrinsic > call.floor ? call.intrinsic : call.floor
   if (cap < least) throw new ExecutionFailedError(`intrinsic gas too low: gas ${cap}, minimum needed ${least}`)
-  const first = await executor.run(call, view, cap)
+  // Only the first run reports its console.log lines: the search's probes would repeat them.
+  const first = await executor.run(call, view, cap, 'estimateGas')
   const failure = first.execResult.exceptionError
   if (failure !== undefined) throw callError(failure.error, first.execResult.returnValue)
   // Nothing ran (a transfer to an account without code): the fixed costs are exact, as geth's plain-transfer shortcut answers.

@@ -9,6 +9,7 @@
  */
 import type { Common } from '@ethereumjs/common'
 import type { VM } from '@ethereumjs/vm'
+import type { ExecutionReporter } from '../console/report.js'
 import { createAccessList, type AccessListCall, type AccessListResult } from '../accessList.js'
 import type { TxPool } from '../pool.js'
 import type { ChainQueries } from '../queries.js'
@@ -34,6 +35,8 @@ export class CallRunner {
     /** The mining VM's blockchain: calls read BLOCKHASH from it. */
     blockchain: VM['blockchain']
     keccak: (data: Uint8Array) => Uint8Array
+    /** Where the console.log lines of calls go. */
+    reporter?: ExecutionReporter
     pool: TxPool
     queries: ChainQueries
     pendingBlock: () => Promise<{ record: BlockRecord; state: StateReader }>
@@ -42,7 +45,7 @@ export class CallRunner {
   }) {
     this.#common = parts.common
     this.#keccak = parts.keccak
-    this.#executor = new CallExecutor({ common: parts.common, blockchain: parts.blockchain, keccak: parts.keccak })
+    this.#executor = new CallExecutor({ common: parts.common, blockchain: parts.blockchain, keccak: parts.keccak, ...(parts.reporter === undefined ? {} : { reporter: parts.reporter }) })
     this.#pool = parts.pool
     this.#queries = parts.queries
     this.#pendingBlock = parts.pendingBlock

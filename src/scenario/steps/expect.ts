@@ -94,7 +94,7 @@ async function check(ctx: StepContext, spec: Spec, path: Path, checker: Checker)
       checker.fail('receipt', 'a receipt', null, [...path, 'receipt'], status === 'pending' ? 'the transaction is pending' : 'the node does not know the transaction')
       return
     }
-    checkReceipt(ctx, checker, receipt, spec, path)
+    await checkReceipt(ctx, checker, receipt, spec, path)
     return
   }
 

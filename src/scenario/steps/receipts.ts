@@ -3,6 +3,7 @@
  * ABIs the scenario knows. Used after `send`/`deploy` (their `expect:`) and by `expect: { receipt }`.
  */
 import { decodeLog, eventTopic, findEvent, signatureOf, type AbiItem } from '../abi.js'
+import { RpcCallError, type Client } from '../client.js'
 import type { Checker, Kind } from '../match.js'
 import { StepError, type Path, type Spec, type StepContext } from './context.js'
 import { transactionStatus } from './reads.js'
@@ -39,15 +40,40 @@ export async function checkTransaction(ctx: StepContext, checker: Checker, hash:
     checker.fail('receipt', 'a receipt', null, path, status === 'pending' ? 'the transaction is pending: mine a block first' : 'the node does not know the transaction')
     return
   }
-  checkReceipt(ctx, checker, receipt, expect, path)
+  await checkReceipt(ctx, checker, receipt, expect, path)
 }
 
 /** Checks the receipt fields and `logs` that `expect` names. */
-export function checkReceipt(ctx: StepContext, checker: Checker, receipt: Spec, expect: Spec, path: Path): void {
+export async function checkReceipt(ctx: StepContext, checker: Checker, receipt: Spec, expect: Spec, path: Path): Promise<void> {
   for (const [key, wanted] of Object.entries(expect)) {
     if (key === 'logs') checkLogs(ctx, checker, wanted as Spec[], (receipt.logs as Spec[] | undefined) ?? [], [...path, 'logs'])
-    else if (key in RECEIPT_KINDS) checker.check(key, wanted, receipt[key], RECEIPT_KINDS[key]!, [...path, key])
+    else if (key in RECEIPT_KINDS) {
+      const held = checker.check(key, wanted, receipt[key], RECEIPT_KINDS[key]!, [...path, key])
+      // A transaction that failed unexpectedly: say why, as far as the node can tell.
+      if (!held && key === 'status' && receipt.status === '0x0' && typeof receipt.transactionHash === 'string') {
+        const why = await failureOf(ctx.client, receipt.transactionHash)
+        const last = checker.mismatches.pop()!
+        checker.mismatches.push(why === undefined ? last : { ...last, note: why })
+      }
+    }
   }
+}
+
+/**
+ * Why a mined transaction failed, from the top frame of geth's callTracer (`reverted: <reason>`,
+ * or the EVM error); undefined when the node does not trace.
+ */
+async function failureOf(client: Client, hash: string): Promise<string | undefined> {
+  let top: { error?: unknown; revertReason?: unknown; output?: unknown }
+  try {
+    top = (await client.request('debug_traceTransaction', [hash, { tracer: 'callTracer', tracerConfig: { onlyTopCall: true } }])) as typeof top
+  } catch (e) {
+    if (e instanceof RpcCallError) return undefined
+    throw e
+  }
+  if (typeof top.revertReason === 'string') return `reverted: ${top.revertReason}`
+  if (top.error === 'execution reverted') return typeof top.output === 'string' && top.output !== '0x' ? `reverted with data ${top.output}` : 'reverted without a reason'
+  return typeof top.error === 'string' ? `failed: ${top.error}` : undefined
 }
 
 function checkLogs(ctx: StepContext, checker: Checker, expected: readonly Spec[], actual: readonly Spec[], path: Path): void {
