@@ -61,10 +61,12 @@ export async function simulate(base: SimulationBase, spec: SimulationSpec): Prom
   const evm = vm.evm as EVM
   const tracer = spec.traceTransfers ? new TransferTracer(evm) : undefined
   const results: SimulatedBlock[] = []
+  // geth's gas pool: what the whole simulation may still use (its RPC gas cap, spent call by call).
+  const budget = { gas: SIMULATION_GAS_CAP }
   let parent = base.parent.block
   for (const block of blocks) {
     if (block.stateOverrides !== undefined) await applyOverrides(block.stateOverrides, sm, evm)
-    const built = await simulateBlock({ vm, sm, common: base.common, parent, block, validation: spec.validation, tracer })
+    const built = await simulateBlock({ vm, sm, common: base.common, parent, block, validation: spec.validation, tracer, budget })
     simulated.set(built.record.number, built.record.hash)
     results.push(built)
     parent = built.record.block
@@ -104,10 +106,11 @@ interface BlockRun {
   readonly block: SimulatedBlockSpec & { blockOverrides: BlockOverrides & { number: bigint; time: bigint } }
   readonly validation: boolean
   readonly tracer: TransferTracer | undefined
+  readonly budget: { gas: bigint }
 }
 
 /** Builds one simulated block on `parent`: its header, its calls one by one, then the seal. */
-async function simulateBlock({ vm, sm, common, parent, block, validation, tracer }: BlockRun): Promise<SimulatedBlock> {
+async function simulateBlock({ vm, sm, common, parent, block, validation, tracer, budget }: BlockRun): Promise<SimulatedBlock> {
   const o = block.blockOverrides
   const london = common.isActivatedEIP(1559)
   const baseFee = !london ? undefined : (o.baseFeePerGas ?? (validation ? parent.header.calcNextBaseFee() : 0n))
@@ -133,7 +136,7 @@ async function simulateBlock({ vm, sm, common, parent, block, validation, tracer
   const traced: RawLog[][] = []
   for (const call of block.calls) {
     const from = call.from ?? new Uint8Array(20)
-    const tx = await transactionFor(call, { sm, common, from, baseFee, gasLimit, gasUsed: builder.gasUsed, validation })
+    const tx = await transactionFor(call, { sm, common, from, baseFee, gasLimit, gasUsed: builder.gasUsed, validation, cap: budget.gas })
     tracer?.take()
     let result: RunTxResult
     try {
@@ -141,6 +144,7 @@ async function simulateBlock({ vm, sm, common, parent, block, validation, tracer
     } catch (e) {
       throw new SimulationError('invalidTransaction', `err: ${(e as Error).message}`, { cause: e })
     }
+    budget.gas -= result.totalGasSpent
     traced.push(tracer?.take() ?? [])
     senders.push(from)
     results.push(result)
@@ -171,7 +175,7 @@ async function simulateBlock({ vm, sm, common, parent, block, validation, tracer
 /** The unsigned transaction a call runs as, with geth's defaults and the checks that stop a simulation. */
 async function transactionFor(
   call: SimulatedCallParams,
-  ctx: { sm: RingStateManager; common: Common; from: Uint8Array; baseFee: bigint | undefined; gasLimit: bigint; gasUsed: bigint; validation: boolean },
+  ctx: { sm: RingStateManager; common: Common; from: Uint8Array; baseFee: bigint | undefined; gasLimit: bigint; gasUsed: bigint; validation: boolean; cap: bigint },
 ): Promise<TypedTransaction> {
   const { sm, common, from, baseFee, validation } = ctx
   const who = toChecksumAddress(bytesToHex(from))
@@ -180,7 +184,7 @@ async function transactionFor(
   const nonce = call.nonce ?? stateNonce
   const asked = call.gas ?? ctx.gasLimit - ctx.gasUsed
   if (ctx.gasUsed + asked > ctx.gasLimit) throw new SimulationError('blockGasLimit', `block gas limit reached: ${ctx.gasUsed} >= ${ctx.gasLimit}`)
-  const gas = asked > SIMULATION_GAS_CAP ? SIMULATION_GAS_CAP : asked
+  const gas = asked > ctx.cap ? ctx.cap : asked
   const legacy = call.gasPrice !== undefined || baseFee === undefined
   const feeCap = legacy ? (call.gasPrice ?? 0n) : (call.maxFeePerGas ?? 0n)
   const tip = call.maxPriorityFeePerGas ?? 0n
