@@ -31,6 +31,8 @@ import { Miner, createMiningVM, type BlockSettings, type MiningVM } from './mine
 import { TxPool } from './pool.js'
 import type { AccountProof } from './proofs.js'
 import { ChainQueries, type StorageChange, type StorageSlot } from './queries.js'
+import { simulate } from './simulate/simulator.js'
+import type { SimulatedBlock, SimulationSpec } from './simulate/types.js'
 import { Snapshots } from './snapshots.js'
 import { WorldState, type StateReader } from './state.js'
 import { PendingTransactions } from './transactions.js'
@@ -335,6 +337,17 @@ export class Chain {
   /** The access list of a call at `ref`, found as geth's `eth_createAccessList` finds it (see `accessList.ts`). */
   async createAccessList(params: AccessListCall, ref: BlockRef): Promise<AccessListResult> {
     return this.#calls.createAccessList(params, ref)
+  }
+
+  /** Runs `eth_simulateV1`'s blocks of calls on top of `ref` (see `simulate/simulator.ts`); changes nothing. */
+  async simulate(spec: SimulationSpec, ref: BlockRef): Promise<SimulatedBlock[]> {
+    // Alone, so that the head it reads stays the head while it runs (the state roots need it).
+    return this.#exclusive(async () => {
+      const parent = this.resolveBlock(ref)
+      const computeRoot = parent.hash === this.head.hash ? (changes: Parameters<WorldState['computeRoot']>[0]) => this.#world.computeRoot(changes) : undefined
+      const recentHash = (n: bigint) => (n <= parent.number ? this.#window.recentHash(n) : undefined)
+      return simulate({ common: this.common, keccak: this.#keccak, parent, state: this.stateAtBlock(parent), computeRoot, recentHash }, spec)
+    }, false)
   }
 
   /** EIP-1186 proof of an account and some of its 32-byte slots at `ref` (see `queries.ts`). */

@@ -12,12 +12,14 @@ import {
   TxRejectedError,
   UnknownBlockError,
 } from '../chain/errors.js'
+import { SimulationError } from '../chain/simulate/types.js'
 import {
   BlockNotFoundError,
   ExecutionRevertedError,
   InvalidParamsError,
   PrunedHistoryError,
   ServerError,
+  SimulationFailedError,
   type RpcError,
 } from './errors.js'
 
@@ -28,6 +30,7 @@ export function mapDomainError(error: unknown): RpcError | undefined {
   if (error instanceof UnknownBlockError) return new BlockNotFoundError({ cause: error })
   if (error instanceof ChainRevertedError) return new ExecutionRevertedError(error.data, { cause: error })
   if (error instanceof TxRejectedError || error instanceof ExecutionFailedError) return new ServerError(error.message, { cause: error })
+  if (error instanceof SimulationError) return new SimulationFailedError(error.kind, error.message, { cause: error })
   if (error instanceof InvalidInputError) return new InvalidParamsError(error.message, { cause: error })
   return undefined
 }

@@ -195,3 +195,29 @@ export function toRpcError(error: unknown, mapDomainError?: DomainErrorMapper): 
   }
   return new InternalError({ cause: error })
 }
+
+/**
+ * An `eth_simulateV1` that cannot run, with the execution-apis code of its reason (-38010 nonce
+ * too low … -38026 too many blocks; `domainErrors.ts` picks it). The message is geth's.
+ */
+export class SimulationFailedError extends RpcError {
+  static readonly codes = {
+    nonceTooLow: -38010,
+    nonceTooHigh: -38011,
+    baseFeeTooLow: -38012,
+    intrinsicGas: -38013,
+    insufficientFunds: -38014,
+    blockGasLimit: -38015,
+    blockNumberOrder: -38020,
+    timestampOrder: -38021,
+    movedTwice: -38023,
+    tooManyBlocks: -38026,
+    nonceMax: -32603,
+    notPrecompile: -32000,
+    invalidTransaction: -32000,
+  } as const
+  override name = 'SimulationFailedError'
+  constructor(kind: keyof typeof SimulationFailedError.codes, message: string, options?: RpcErrorOptions) {
+    super(SimulationFailedError.codes[kind], message, options)
+  }
+}

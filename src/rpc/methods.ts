@@ -20,18 +20,22 @@ import { timeMethods } from './anvil/time.js'
 import type { ChainFor, MethodsOptions } from './context.js'
 import { createDebugMethods } from './debug.js'
 import type { MethodName, Registry } from './dispatcher.js'
+import { accountReadMethods } from './eth/account.js'
 import { accountMethods } from './eth/accounts.js'
 import { blockMethods } from './eth/blocks.js'
 import { callMethods } from './eth/call.js'
 import { chainInfoMethods } from './eth/chainInfo.js'
 import { feeMethods } from './eth/fees.js'
 import { fillMethods } from './eth/fill.js'
+import { headerMethods } from './eth/headers.js'
 import { filterMethods } from './eth/filters.js'
 import { logMethods } from './eth/logs.js'
 import { sendMethods } from './eth/send.js'
+import { simulateMethods } from './eth/simulate.js'
 import { stateMethods } from './eth/state.js'
 import { subscriptionMethods } from './eth/subscriptions.js'
 import { transactionMethods } from './eth/transactions.js'
+import { unsignedSendMethods } from './eth/unsigned.js'
 import { ringchainNodeMethods } from './ringchain/node.js'
 import { storageMethods } from './ringchain/storage.js'
 import { txpoolMethods } from './txpool.js'
@@ -44,12 +48,16 @@ function registry(chainFor: ChainFor, options: MethodsOptions) {
     // eth_
     ...chainInfoMethods(chainFor),
     ...blockMethods(chainFor),
+    ...headerMethods(chainFor),
     ...stateMethods(chainFor),
+    ...accountReadMethods(chainFor),
     ...transactionMethods(chainFor),
     ...callMethods(chainFor),
+    ...simulateMethods(chainFor),
     ...fillMethods(chainFor),
     ...feeMethods(chainFor),
     ...sendMethods(chainFor),
+    ...unsignedSendMethods(chainFor),
     ...accountMethods(chainFor),
     ...logMethods(chainFor),
     ...filterMethods(chainFor),

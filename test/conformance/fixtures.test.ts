@@ -68,6 +68,33 @@ test('behavior: every debug_trace* fixture gets the answer geth recorded (result
   expect(compared).toBe(14)
 }, 120_000)
 
+/**
+ * The eth_simulateV1 family (91 fixtures): 77 match geth exactly, block hashes and state roots
+ * included; 75 with `--schema`, as two of geth's own answers (fee-recipient-receiving-funds,
+ * eth-send-should-produce-no-logs-on-forward-revert) fail the spec's schema for a failed call.
+ * The 14 that do not match, and why:
+ * - a contract as sender (contract-calls-itself, simple-send-from-contract,
+ *   use-as-many-features-as-possible): ethereumjs's runTx refuses it (EIP-3607); geth skips the check;
+ * - an explicit nonce off the state's without validation (transaction-too-high-nonce, overflow-nonce):
+ *   ringchain refuses it, geth runs it;
+ * - a fee cap below an overridden base fee without validation (basefee-too-low-without-validation):
+ *   ethereumjs refuses it, geth's NoBaseFee runs it;
+ * - moving a precompile already moved, or two to one address (move-ecrecover-twice-and-call,
+ *   move-two-accounts-to-same-38023): geth tracks moves per block differently;
+ * - a base block below the head (empty-with-block-num-set-minusone, -firstblock): no state roots
+ *   there, so they are left zero;
+ * - blobs, selfdestruct transfer logs, a revert's return data, ecrecover moved then overridden:
+ *   not modelled yet (blobs, self-destructive-contract-produces-logs,
+ *   eth-send-should-not-produce-logs-on-revert, override-ecrecover).
+ */
+test('behavior: at least 75 of the 91 eth_simulateV1 fixtures pass (--hive --schema)', async () => {
+  const rc = await startImported()
+  const run = await runFixtures(rc.httpUrl, ['--hive', '--schema', 'eth_simulateV1'])
+  const failed = [...run.output.matchAll(/^(?:FAIL|ERROR) +(eth_simulateV1\/\S+)/gm)].map((m) => m[1])
+  console.log(`eth_simulateV1 fixtures: ${run.summary}; not passing: ${failed.join(', ')}`)
+  expect(run.families.get('eth_simulateV1')?.passed ?? 0, run.output).toBeGreaterThanOrEqual(75)
+}, 120_000)
+
 test('behavior: over WebSocket every fixture request gets the answer it gets over HTTP', async () => {
   // Two fresh chains, fed the same requests in the same order: one over HTTP, one over WebSocket.
   const [overHttp, overWs] = await Promise.all([startImported(), startImported()])

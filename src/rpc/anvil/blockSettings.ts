@@ -1,11 +1,13 @@
 /**
  * The blocks to come: gas limit, coinbase and next base fee (`anvil_`, `evm_` and `hardhat_`
  * names). anvil answers true for the gas limit and null for the others; Hardhat true throughout.
- * The settings themselves are `src/chain/`'s.
+ * The settings themselves are `src/chain/`'s. `anvil_setMinGasPrice` / `hardhat_setMinGasPrice`
+ * refuse on a chain with EIP-1559 as both nodes do (ringchain keeps no minimum before London either).
  */
 import type { ChainFor } from '../context.js'
 import { defineMethod, type Registry } from '../dispatcher.js'
-import { address, uint64 } from '../params/values.js'
+import { InvalidParamsError, ServerError } from '../errors.js'
+import { address, quantity, uint64 } from '../params/values.js'
 
 /** The block-settings methods over `chainFor`, with their aliases. */
 export function blockSettingsMethods(chainFor: ChainFor) {
@@ -24,7 +26,14 @@ export function blockSettingsMethods(chainFor: ChainFor) {
       await (await chainFor(ctx)).setBlockSettings({ nextBaseFee })
       return answer
     })
+  const setMinGasPrice = (name: string) =>
+    defineMethod([quantity], async (_p, ctx) => {
+      if ((await chainFor(ctx)).common.isActivatedEIP(1559)) throw new InvalidParamsError(`${name} is not supported when EIP-1559 is active`)
+      throw new ServerError(`${name} is not supported by ringchain`)
+    })
   return {
+    anvil_setMinGasPrice: setMinGasPrice('anvil_setMinGasPrice'),
+    hardhat_setMinGasPrice: setMinGasPrice('hardhat_setMinGasPrice'),
     evm_setBlockGasLimit: setBlockGasLimit,
     anvil_setBlockGasLimit: setBlockGasLimit,
     anvil_setCoinbase: setCoinbase(null),

@@ -5,13 +5,13 @@
  */
 import type { ChainFor } from '../context.js'
 import { defineMethod, type Registry } from '../dispatcher.js'
-import { toQuantity } from '../hex.js'
 import { none } from '../params/decode.js'
 import { seconds } from '../params/values.js'
 
 /** The time methods over `chainFor`, with their aliases. */
 export function timeMethods(chainFor: ChainFor) {
-  const increaseTime = defineMethod([seconds], async ([s], ctx) => toQuantity(await (await chainFor(ctx)).increaseTime(s)))
+  // The total offset as a JSON number, as anvil answers (Hardhat sends it as a decimal string).
+  const increaseTime = defineMethod([seconds], async ([s], ctx) => Number(await (await chainFor(ctx)).increaseTime(s)))
   const setNextTimestamp = defineMethod([seconds], async ([ts], ctx) => {
     await (await chainFor(ctx)).setNextBlockTimestamp(ts)
     return null

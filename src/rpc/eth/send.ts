@@ -55,7 +55,7 @@ export function sendMethods(chainFor: ChainFor) {
 }
 
 /** A transaction from an eth_sendTransaction request, with the node's defaults filled in. */
-function buildTransaction(chain: Chain, req: TransactionRequest, from: Uint8Array, gas: bigint): TypedTransaction {
+export function buildTransaction(chain: Chain, req: TransactionRequest, from: Uint8Array, gas: bigint): TypedTransaction {
   const common = chain.common
   const nonce = req.nonce ?? chain.pendingNonce(from)
   const base = chain.nextBaseFee()
@@ -87,7 +87,7 @@ function buildTransaction(chain: Chain, req: TransactionRequest, from: Uint8Arra
 }
 
 /** `tx` with a placeholder signature and `from` pinned as its sender (impersonation). */
-function fakeSigned(tx: TypedTransaction, from: Uint8Array): TypedTransaction {
+export function fakeSigned(tx: TypedTransaction, from: Uint8Array): TypedTransaction {
   const json = tx.toJSON() as Record<string, unknown>
   const r = BigInt('0x' + bytesToUnprefixedHex(from).padEnd(64, '0'))
   // Not frozen (the default), or the sender cannot be pinned below.
