@@ -52,7 +52,7 @@ function serveHelp(defaultHardfork: string, hardforks: readonly string[]): strin
   return `Usage: ringchain serve [options]
 
 Serves an in-memory proof-of-stake EVM chain over JSON-RPC: HTTP POST /v3/<KEY> and
-WebSocket /ws/v3/<KEY> on one port. Ready means answering: the banner (or the --json line)
+WebSocket /ws/v3/<KEY> on one port; without --api-key, / too (the default key, ringchain). Ready means answering: the banner (or the --json line)
 is printed once the server accepts requests.
 
 Server
@@ -409,7 +409,7 @@ async function banner(running: RunningRingchain, options: StartOptions): Promise
   const isolate = options.isolate
   const lines = [
     `ringchain is serving on ${running.httpUrl.replace(/\/v3\/.*$/, '')}`,
-    `  HTTP       ${shown(running.httpUrl)}${keyed ? '   (one of the --api-key values)' : '   (any key works: /v3/<key>)'}`,
+    `  HTTP       ${shown(running.httpUrl)}${keyed ? '   (one of the --api-key values)' : '   (any key works: /v3/<key>; / is this key)'}`,
     `  WebSocket  ${shown(running.wsUrl)}`,
     `  chain id ${chain.common.chainId()}   fork ${chain.common.hardfork()}   window ${chain.window} blocks   ` +
       `mining ${mining.mode === 'interval' ? `every ${mining.blockTimeMs / 1000} s` : mining.mode}`,

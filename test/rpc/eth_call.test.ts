@@ -15,7 +15,7 @@ afterEach(async () => {
 async function setup(balance: bigint) {
   const rc = await createRingchain({ deterministic: true })
   open.push(rc)
-  const poor = '0x00000000000000000000000000000000000000aa'
+  const poor = '0x00000000000000000000000000000000000000aa' as const
   await rc.request({ method: 'anvil_setBalance', params: [poor, `0x${balance.toString(16)}`] })
   const to = rc.accounts[1]!.address
   const error = async (call: Record<string, string>) => {
