@@ -1,12 +1,13 @@
 // What mining costs in-process, per block, in CPU time (robust on a busy machine, unlike wall
 // time): N automined transfers, N storage-writing calls, then N empty blocks (anvil_mine).
-// Run: npm run build && node bench/mine-cost.mjs [N]   (default 1000)
+// Run: npm run build && node bench/mine-cost.mjs [N] [--console]   (default 1000; --console: with a
+// console.log listener, so that every message of the mining VM passes the console hook)
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
 import { Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { bytesToHex, generateAddress, hexToBytes, intToBytes, setLengthLeft } from '@ethereumjs/util'
 import { createRingchain } from '../dist/index.js'
 
-const n = Number(process.argv[2] ?? 1000)
+const n = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 1000)
 const common = createCustomCommon({ chainId: 31337 }, Mainnet, { hardfork: 'prague' })
 // Dev accounts 0 and 2 of the `test … junk` mnemonic.
 const key0 = hexToBytes('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
@@ -19,7 +20,7 @@ const contract = bytesToHex(generateAddress(hexToBytes('0x3c44cdddb6a900fa2b585d
 const transfers = Array.from({ length: n }, (_, i) => sign(key0, { nonce: BigInt(i), to: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', value: 1n, gasLimit: 21_000n }))
 const calls = Array.from({ length: n }, (_, i) => sign(key2, { nonce: BigInt(i + 1), to: contract, gasLimit: 100_000n, data: '0x' + word(i % 8) + word(i + 1) }))
 
-const rc = await createRingchain({})
+const rc = await createRingchain(process.argv.includes('--console') ? { onConsole: () => {} } : {})
 const chain = rc.chain
 async function measure(label, run) {
   const cpu0 = process.cpuUsage()

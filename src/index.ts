@@ -7,6 +7,7 @@ export {
   createRingchain,
   startRingchain,
   type AccountInfo,
+  type ConsoleLog,
   type ImportSource,
   type IsolateOptions,
   type RequestArguments,
@@ -15,10 +16,13 @@ export {
   type RingchainOptions,
   type RunningRingchain,
   type StartOptions,
+  type StateDump,
 } from './simulator.js'
 export { Chain, type CallParams, type CallResult, type ChainOptions } from './chain/chain.js'
 export * from './chain/errors.js'
+export { decodeConsoleLog } from './chain/console/decode.js'
 export { ImportError } from './chain/import.js'
+export { InvalidStateDumpError } from './chain/dumpState.js'
 export type { BlockRecord, BlockRef, BlockTag, IncludedTx, LogRecord, MiningMode, PendingTx, ReceiptRecord, TxLookup } from './chain/types.js'
 export { DEFAULT_HARDFORK, DEFAULT_MNEMONIC, HARDFORKS } from './chain/genesis.js'
 export {

@@ -10,7 +10,9 @@
 import { readFile } from 'node:fs/promises'
 import { bytesToHex } from '@ethereumjs/util'
 import { Chain, type ChainOptions } from './chain/chain.js'
+import type { ConsoleEntry } from './chain/console/report.js'
 import { createCustomCrypto, keccakReady } from './chain/crypto.js'
+import { InvalidStateDumpError, parseStateDump, readStateDump, toStateDump, type ChainState, type StateDump } from './chain/dumpState.js'
 import { RingchainRpcError, type RequestArguments } from './eip1193.js'
 import { importChain, type ChainImport, type GethGenesis } from './chain/import.js'
 import { createDispatcher, type Dispatch, type RpcContext, type RpcSession } from './rpc/dispatcher.js'
@@ -21,6 +23,7 @@ import { describeError } from './server/log.js'
 import { startServer, type ServerOptions } from './server/server.js'
 
 export { RingchainRpcError, type RequestArguments } from './eip1193.js'
+export type { StateDump } from './chain/dumpState.js'
 
 export const CLIENT_VERSION = 'ringchain/0.1.0'
 
@@ -32,8 +35,27 @@ export interface ImportSource {
   readonly blocks?: Uint8Array | string
 }
 
+/** A Solidity console.log, as `onConsole` receives it. */
+export interface ConsoleLog {
+  /** The mined transaction that printed it, or the method of the call that did. */
+  readonly transaction: `0x${string}` | 'call' | 'estimateGas'
+  /** The contract that called console.log. */
+  readonly address: `0x${string}`
+  /** The line, formatted as Hardhat and forge format it. */
+  readonly message: string
+}
+
 /** Options of `createRingchain`: the chain's options, and optionally a chain to import. */
-export interface RingchainOptions extends ChainOptions {
+export interface RingchainOptions extends Omit<ChainOptions, 'onConsole'> {
+  /**
+   * Called with every Solidity console.log (calls to `0x000000000000000000636F6e736F6c652e6c6f67`)
+   * of a mined transaction, an `eth_call` or an `eth_estimateGas`. Without it (and without an
+   * info logger) console.log costs nothing.
+   * @example
+   * const rc = await createRingchain({ onConsole: (log) => console.log(`[${log.transaction}] ${log.message}`) })
+   */
+  onConsole?: (log: ConsoleLog) => void
+
   /**
    * Start from this recorded chain instead of a dev genesis: every block is replayed and verified,
    * the last one is the head. For imported chains `safeLag`/`finalizedLag` default to 0 (head =
@@ -44,6 +66,14 @@ export interface RingchainOptions extends ChainOptions {
    * await startRingchain({ import: { genesis: 'tests/genesis.json', blocks: 'tests/chain.rlp' } })
    */
   import?: ImportSource
+  /**
+   * Start from a state dump (`dumpState()`, `anvil_dumpState`, anvil's `--dump-state` file): the
+   * parsed JSON, or the path of the file. Its accounts and head block's number, time, base fee
+   * and gas limit become the chain's head, where the window starts (see `Chain.loadState`).
+   * @example
+   * const rc = await createRingchain({ loadState: 'state.json' })
+   */
+  loadState?: StateDump | string
 }
 
 /** A dev account as the API hands it out. */
@@ -59,6 +89,8 @@ export interface Ringchain {
   /** The chain requests go to (a new object after `ringchain_reset`). */
   readonly chain: Chain
   readonly accounts: readonly AccountInfo[]
+  /** The head state as anvil's dump (`JSON.stringify` it to get a `--load-state` file). */
+  dumpState(): Promise<StateDump>
   /** Stops interval mining. Idempotent. */
   close(): Promise<void>
 }
@@ -81,6 +113,7 @@ export async function createRingchain(options: RingchainOptions = {}): Promise<R
     },
     accounts: accountsOf(primary),
     request: (args) => request(dispatch, session, args),
+    dumpState: () => dumpState(chains.primary),
     close: () => chains.close(),
   }
 }
@@ -155,6 +188,8 @@ export interface RunningRingchain {
   urls(apiKey: string): { httpUrl: string; wsUrl: string }
   /** The same EIP-1193 request, in-process, as the key in `httpUrl`. */
   request(args: RequestArguments): Promise<unknown>
+  /** The head state of the chain of `httpUrl`'s key, as anvil's dump (what `--dump-state` writes). */
+  dumpState(): Promise<StateDump>
   /** Closes the server (WebSocket clients and idle sockets too) and every chain. Idempotent. */
   close(): Promise<void>
 }
@@ -216,6 +251,7 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
     },
     urls: (apiKey) => server.urls(apiKey),
     request: (args) => request(dispatch, session, args),
+    dumpState: () => dumpState(chains.primary),
     close: () => (closing ??= Promise.all([server.close(), chains.close()]).then(() => recorder?.close())),
   }
 }
@@ -380,15 +416,26 @@ class Chains {
 
 /** Creates chains from one set of options; an import is read from disk once, however many chains. */
 function chainFactory(options: RingchainOptions): () => Promise<Chain> {
-  const { import: source, ...chainOptions } = options
+  const { import: source, loadState, onConsole, ...rest } = options
+  const chainOptions: ChainOptions = onConsole === undefined ? rest : { ...rest, onConsole: (entry) => onConsole(consoleLogOf(entry)) }
   let loaded: Promise<ChainImport> | undefined
+  let state: Promise<ChainState> | undefined
   return async () => {
     const withCrypto: ChainOptions = { customCrypto: createCustomCrypto(), ...chainOptions }
     // Genesis is hashed with the WebAssembly keccak: waiting for its compile (off the main thread)
     // costs less than noble's keccak does while V8 has not yet optimised it. Mining needs it too
     // (see keccakReady).
     await keccakReady()
-    return source === undefined ? await Chain.create(withCrypto) : await importChain(await (loaded ??= loadImport(source)), withCrypto)
+    const chain = source === undefined ? await Chain.create(withCrypto) : await importChain(await (loaded ??= loadImport(source)), withCrypto)
+    if (loadState !== undefined) {
+      try {
+        await chain.loadState(await (state ??= readState(loadState)))
+      } catch (e) {
+        await chain.close()
+        throw e
+      }
+    }
+    return chain
   }
 }
 
@@ -425,10 +472,29 @@ function methodsOf(body: string): string {
   }
 }
 
+function consoleLogOf(entry: ConsoleEntry): ConsoleLog {
+  return { transaction: typeof entry.source === 'string' ? entry.source : bytesToHex(entry.source), address: bytesToHex(entry.address), message: entry.message }
+}
+
 async function loadImport(source: ImportSource): Promise<ChainImport> {
   const genesis = typeof source.genesis === 'string' ? (JSON.parse(await readFile(source.genesis, 'utf8')) as GethGenesis) : source.genesis
   const blocks = typeof source.blocks === 'string' ? new Uint8Array(await readFile(source.blocks)) : source.blocks
   return blocks === undefined ? { genesis } : { genesis, blocks }
+}
+
+/** A state dump from its parsed JSON or its file; a bad file's error names it. */
+async function readState(source: StateDump | string): Promise<ChainState> {
+  if (typeof source !== 'string') return readStateDump(source)
+  try {
+    return parseStateDump(await readFile(source, 'utf8'))
+  } catch (e) {
+    if (e instanceof InvalidStateDumpError) throw new InvalidStateDumpError(`${source}: ${e.problem}`, { cause: e })
+    throw e
+  }
+}
+
+async function dumpState(chain: Chain): Promise<StateDump> {
+  return toStateDump(await chain.exportState(), chain.common)
 }
 
 function accountsOf(chain: Chain): AccountInfo[] {

@@ -3,26 +3,28 @@
  * controls and the snapshots together, and runs every operation that changes the chain one at a time.
  *
  * Owns: the order of operations (`#exclusive`: every change runs alone; reads are synchronous and
- * see either the chain before or after a block, never half of one), events, lifecycle, calls and
- * estimates, and assembling the parts at creation.
+ * see either the chain before or after a block, never half of one), events, lifecycle, and
+ * assembling the parts at creation.
  * Leaves to others: block production and the pending block (`miner.ts`), the pool's use
- * (`transactions.ts`), block references, state views and storage inspection (`queries.ts`), the
+ * (`transactions.ts`), block references, state views, proofs and storage inspection (`queries.ts`),
+ * calls, estimates and access lists (`execution/runner.ts`), the
  * ring (`window.ts`), test-control writes (`controls.ts`), snapshots (`snapshots.ts`), state storage
  * and history (`state.ts`), and all of JSON-RPC (`src/rpc/`).
  */
 import type { Common } from '@ethereumjs/common'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { bytesToUnprefixedHex, setLengthLeft, type Address } from '@ethereumjs/util'
+import { bytesToUnprefixedHex, type Address } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { createAccessList, type AccessListCall, type AccessListResult } from './accessList.js'
+import type { AccessListCall, AccessListResult } from './accessList.js'
 import type { Clock } from './clock.js'
 import { checkBlockSettings, checkMiningMode, codeEdit, editHead, storageEdit, type AccountEdit } from './controls.js'
 import { InvalidInputError } from './errors.js'
-import { runCall } from './execution/call.js'
-import { estimateGas } from './execution/estimate.js'
-import { CallExecutor, type CallView } from './execution/executor.js'
+import { ChainListeners, type ChainEvents } from './events.js'
 import type { CallParams, CallResult } from './execution/params.js'
+import { CallRunner } from './execution/runner.js'
+import { exportHeadState, loadHeadState, type HeadStateParts } from './headState.js'
+import type { ChainState } from './dumpState.js'
 import { CHAIN_DEFAULTS, createDevGenesis, type ChainOptions, type DevAccount } from './genesis.js'
 import type { GenesisFacts } from './forkConfig.js'
 import { Miner, createMiningVM, type BlockSettings, type MiningVM } from './miner.js'
@@ -33,20 +35,14 @@ import { Snapshots } from './snapshots.js'
 import { WorldState, type StateReader } from './state.js'
 import { PendingTransactions } from './transactions.js'
 import type { BlockRecord, BlockRef, IncludedTx, MiningMode, PendingTx, TxLookup } from './types.js'
-import { TX_GAS_CAP } from './validate.js'
 import { BlockWindow } from './window.js'
 
+export type { ChainEvents } from './events.js'
 export type { ChainOptions } from './genesis.js'
 export type { BlockSettings } from './miner.js'
 export type { StorageChange, StorageSlot } from './queries.js'
 
 export type { CallParams, CallResult } from './execution/params.js'
-
-/** Listeners for subscriptions and filters. */
-export interface ChainEvents {
-  block: (record: BlockRecord) => void
-  pending: (entry: PendingTx) => void
-}
 
 export class Chain {
   readonly common: Common
@@ -62,7 +58,7 @@ export class Chain {
   /** The mining VM: calls share its blockchain (BLOCKHASH). */
   readonly #vm: VM
   /** Runs calls, estimates and access-list searches on one EVM of their own. */
-  readonly #calls: CallExecutor
+  readonly #calls: CallRunner
   readonly #keccak: (data: Uint8Array) => Uint8Array
   readonly #window: BlockWindow
   readonly #miner: Miner
@@ -72,7 +68,7 @@ export class Chain {
   #queue: Promise<unknown> = Promise.resolve()
   /** Counts operations that may change the chain, so that an unchanged chain is not snapshotted twice. */
   #version = 0
-  #listeners: { [K in keyof ChainEvents]: Set<ChainEvents[K]> } = { block: new Set(), pending: new Set() }
+  readonly #listeners = new ChainListeners()
   #closed = false
 
   private constructor(init: {
@@ -97,7 +93,7 @@ export class Chain {
     this.safeLag = o.safeLag ?? CHAIN_DEFAULTS.safeLag
     this.finalizedLag = o.finalizedLag ?? CHAIN_DEFAULTS.finalizedLag
     this.#keccak = init.common.customCrypto.keccak256 ?? keccak_256
-    this.#calls = new CallExecutor({ common: init.common, blockchain: this.#vm.blockchain, keccak: this.#keccak })
+    const reporter = { onConsole: o.onConsole, info: o.logger?.info?.bind(o.logger) }
     const parts = { common: this.common, world: this.#world, pool: this.#pool, window: this.#window }
     this.#miner = new Miner({
       ...parts,
@@ -105,11 +101,10 @@ export class Chain {
       mining: init.mining,
       keccak: this.#keccak,
       logger: o.logger ?? { error: (m) => process.stderr.write(`ringchain: ${m}\n`) },
+      reporter,
       settings: { gasLimit: o.blockGasLimit ?? CHAIN_DEFAULTS.blockGasLimit, coinbase: o.coinbase ?? new Uint8Array(20), nextBaseFee: undefined },
       mode: o.mining ?? { mode: 'auto' },
-      onBlock: (record) => {
-        for (const listener of this.#listeners.block) listener(record)
-      },
+      onBlock: (record) => this.#listeners.emit('block', record),
       tick: () => this.mine(1n),
     })
     this.#transactions = new PendingTransactions({ ...parts, miner: this.#miner })
@@ -120,6 +115,15 @@ export class Chain {
       safeLag: this.safeLag,
       finalizedLag: this.finalizedLag,
       pendingBlock: () => this.pendingBlock(),
+    })
+    this.#calls = new CallRunner({
+      ...parts,
+      blockchain: this.#vm.blockchain,
+      keccak: this.#keccak,
+      reporter,
+      queries: this.#queries,
+      pendingBlock: () => this.pendingBlock(),
+      blockGasLimit: () => this.blockGasLimit,
     })
     this.#snapshots = new Snapshots({ ...parts, clock: this.#clock, miner: this.#miner, preimages: init.mining.preimages })
   }
@@ -207,7 +211,7 @@ export class Chain {
 
   /** Gas of a call that names none, and the most a call may use (what `eth_call` runs with). */
   get callGasCap(): bigint {
-    return this.#callGasCap()
+    return this.#calls.gasCap()
   }
 
   /** A transaction by hash: pending, included in a block of the window, or unknown (undefined). */
@@ -242,7 +246,7 @@ export class Chain {
     return this.#exclusive(async () => {
       const entry = this.#transactions.admit(tx, sender)
       this.#miner.dropPending()
-      for (const listener of this.#listeners.pending) listener(entry)
+      this.#listeners.emit('pending', entry)
       await this.#automine()
       return entry.hash
     })
@@ -316,69 +320,26 @@ export class Chain {
     if (this.#miner.mode.mode === 'auto') await this.#miner.automine()
   }
 
-  // --- calls --------------------------------------------------------------------------------
+  // --- calls (execution/runner.ts) ---------------------------------------------------------
 
   /** Runs a call against the state of `ref` without changing anything. */
   async call(params: CallParams, ref: BlockRef): Promise<CallResult> {
-    return runCall(this.#calls, params, await this.#callView(ref))
+    return this.#calls.call(params, ref)
   }
 
   /** The least gas with which the call succeeds (see `execution/estimate.ts`). */
   async estimateGas(params: CallParams, ref: BlockRef): Promise<bigint> {
-    return estimateGas(this.#calls, params, await this.#callView(ref))
+    return this.#calls.estimateGas(params, ref)
   }
 
   /** The access list of a call at `ref`, found as geth's `eth_createAccessList` finds it (see `accessList.ts`). */
   async createAccessList(params: AccessListCall, ref: BlockRef): Promise<AccessListResult> {
-    return createAccessList(params, {
-      common: this.common,
-      view: await this.#callView(ref),
-      executor: this.#calls,
-      keccak: this.#keccak,
-      // What eth_maxPriorityFeePerGas and, before London, eth_gasPrice suggest.
-      suggestedTip: 1_000_000_000n,
-      suggestedGasPrice: 1_000_000_000n,
-    })
+    return this.#calls.createAccessList(params, ref)
   }
 
-  /**
-   * EIP-1186 proof of an account and some of its 32-byte slots at `ref`: any block of the window
-   * (see `WorldState.prove` for what an older block costs) or the pending block.
-   */
+  /** EIP-1186 proof of an account and some of its 32-byte slots at `ref` (see `queries.ts`). */
   async proof(address: Uint8Array, slots: readonly Uint8Array[], ref: BlockRef): Promise<AccountProof> {
-    const key = bytesToUnprefixedHex(address)
-    const slotKeys = slots.map((slot) => bytesToUnprefixedHex(setLengthLeft(slot, 32)))
-    if (ref.kind === 'tag' && ref.tag === 'pending') {
-      // The pending block's trie nodes are in the shared node map until the next rebuild, which
-      // only a new block or a state write (each dropping that pending block) triggers: if one came
-      // in between, prove the pending block built after it.
-      for (let attempt = 0; ; attempt++) {
-        const { record } = await this.pendingBlock()
-        const proof = this.#world.proveAtRoot(record.block.header.stateRoot, key, slotKeys)
-        if (proof !== undefined) return proof
-        if (attempt > 0) throw new Error('the pending state changed while it was being proven')
-      }
-    }
-    return this.#world.prove(key, slotKeys, this.resolveBlock(ref).number)
-  }
-
-  /** Gas of a call that names none: the block gas limit, capped as EIP-7825 (Osaka) caps a transaction (geth too). */
-  #callGasCap(): bigint {
-    return this.common.isActivatedEIP(7825) && this.blockGasLimit > TX_GAS_CAP ? TX_GAS_CAP : this.blockGasLimit
-  }
-
-  /**
-   * The block a call at `ref` runs in and the state it sees. `pending` with an empty pool is the
-   * head, as the pending block would add nothing (and building it costs more than most calls).
-   */
-  async #callView(ref: BlockRef): Promise<CallView> {
-    const gasCap = this.#callGasCap()
-    if (ref.kind === 'tag' && ref.tag === 'pending' && this.#pool.size > 0) {
-      const { record, state } = await this.pendingBlock()
-      return { header: record.block.header, state, gasCap }
-    }
-    const record = this.resolveBlock(ref)
-    return { header: record.block.header, state: this.stateAtBlock(record), gasCap }
+    return this.#queries.proof(address, slots, ref)
   }
 
   // --- controls (controls.ts) ---------------------------------------------------------------
@@ -440,6 +401,22 @@ export class Chain {
     await this.#exclusive(async () => this.#clock.setNextTimestamp(timestamp, this.head.block.header.timestamp))
   }
 
+  // --- state dumps (headState.ts) -----------------------------------------------------------
+
+  /** The head block's fields and every account of the head state (anvil_dumpState). */
+  async exportState(): Promise<ChainState> {
+    return this.#exclusive(async () => exportHeadState(this.#headStateParts()), false)
+  }
+
+  /** Makes a dumped state the head, where the window starts again (anvil_loadState). */
+  async loadState(state: ChainState): Promise<void> {
+    await this.#exclusive(() => loadHeadState(this.#headStateParts(), state))
+  }
+
+  #headStateParts(): HeadStateParts {
+    return { common: this.common, world: this.#world, window: this.#window, pool: this.#pool, clock: this.#clock, miner: this.#miner, keccak: this.#keccak }
+  }
+
   // --- snapshots (snapshots.ts) -------------------------------------------------------------
 
   /** Takes a snapshot of the whole chain; returns its id. */
@@ -459,10 +436,9 @@ export class Chain {
 
   // --- events and lifecycle -----------------------------------------------------------------
 
+  /** Subscribes to an event (see `events.ts`); returns the function that unsubscribes. */
   on<K extends keyof ChainEvents>(event: K, listener: ChainEvents[K]): () => void {
-    const set = this.#listeners[event] as Set<ChainEvents[K]>
-    set.add(listener)
-    return () => set.delete(listener)
+    return this.#listeners.on(event, listener)
   }
 
   /** Stops interval mining; idempotent. Pending operations finish. */

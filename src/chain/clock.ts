@@ -104,6 +104,15 @@ export class Clock {
     return had
   }
 
+  /**
+   * Continues time from a head stamped `timestamp` (a loaded state's, as anvil resets its time):
+   * on the wall clock, the next block is that many seconds after it as have passed since.
+   */
+  continueFrom(timestamp: bigint): void {
+    this.#offset = this.#deterministic === undefined ? timestamp - this.#now() : 0n
+    this.#next = undefined
+  }
+
   state(): ClockState {
     return { offset: this.#offset, next: this.#next, interval: this.#interval }
   }

@@ -9,9 +9,10 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { KECCAK256_NULL, bytesToUnprefixedHex, setLengthLeft, unpadBytes } from '@ethereumjs/util'
+import { newAccount } from './encoding.js'
 import { InvalidInputError } from './errors.js'
 import type { BlockSettings } from './miner.js'
-import { emptyChanges, newAccount, type StateChanges, type WorldState } from './state.js'
+import { emptyChanges, type StateChanges, type WorldState } from './state.js'
 import type { AccountRecord, MiningMode } from './types.js'
 
 /** An edit of one account's head record, and of the code or storage that goes with it. */

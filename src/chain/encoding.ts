@@ -1,12 +1,12 @@
 /**
  * How the state names and encodes what it holds: the map key of some bytes, an account's trie
- * leaf, and byte equality.
+ * leaf, a new account's record, and byte equality.
  *
  * Owns: these few encodings, so that the world state (`state.ts`), its proofs (`proofs.ts`), the
  * VM's journal (`stateManager.ts`) and the block builder agree on them without importing each other.
  * Leaves to others: everything with state in it.
  */
-import { Account } from '@ethereumjs/util'
+import { Account, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
 import type { AccountRecord } from './types.js'
 
 type HexSlice = (this: Uint8Array, start: number, end: number) => string
@@ -26,6 +26,11 @@ export const keyOf: (bytes: Uint8Array) => string =
 /** An account as its leaf in the account trie holds it (RLP of nonce, balance, storage root, code hash). */
 export function encodeAccount(record: AccountRecord): Uint8Array {
   return new Account(record.nonce, record.balance, record.storageRoot, record.codeHash).serialize()
+}
+
+/** A new account record with no code and no storage. */
+export function newAccount(fields: { nonce?: bigint; balance?: bigint } = {}): AccountRecord {
+  return { nonce: fields.nonce ?? 0n, balance: fields.balance ?? 0n, storageRoot: KECCAK256_RLP, codeHash: KECCAK256_NULL, codeSize: 0 }
 }
 
 /** Whether two records give the same account leaf. */

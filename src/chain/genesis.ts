@@ -17,10 +17,12 @@ import { wordlist } from '@scure/bip39/wordlists/english'
 import { secp256k1PublicKey } from './crypto.js'
 import { Clock, DETERMINISTIC_GENESIS_TIMESTAMP } from './clock.js'
 import { DEFAULT_MNEMONIC_ACCOUNTS } from './defaultAccounts.js'
+import { newAccount } from './encoding.js'
 import { InvalidInputError } from './errors.js'
-import { WorldState, newAccount, type StateChanges, emptyChanges } from './state.js'
+import { WorldState, type StateChanges, emptyChanges } from './state.js'
 import { SYSTEM_CONTRACTS } from './systemContracts.js'
 import type { BlockRecord, MiningMode } from './types.js'
+import type { ConsoleEntry } from './console/report.js'
 
 /** The well-known test mnemonic of Hardhat, anvil and Foundry: their fixtures' addresses work here. */
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk'
@@ -259,8 +261,13 @@ export interface ChainOptions {
   coinbase?: Uint8Array
   /** Crypto given to ethereumjs (native secp256k1, KZG). */
   customCrypto?: import('@ethereumjs/common').CustomCrypto
-  /** Where mining errors are reported. Default: stderr. */
-  logger?: { error(message: string): void }
+  /**
+   * Where mining errors are reported (default: stderr), and, when it has `info`, each mined
+   * transaction that failed (with its reason) and the console.log lines of transactions and calls.
+   */
+  logger?: { error(message: string): void; info?(message: string): void }
+  /** Called with each Solidity console.log of a mined transaction, an `eth_call` or an `eth_estimateGas`. */
+  onConsole?: (entry: ConsoleEntry) => void
 }
 
 /** The default of each option a chain is created with. */

@@ -25,17 +25,22 @@ import { createVM, runBlock, type RunBlockResult } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { Chain, type ChainOptions } from './chain.js'
 import { Clock } from './clock.js'
+import { newAccount } from './encoding.js'
 import { ChainError, InvalidInputError } from './errors.js'
 import { DEFAULT_MNEMONIC, deriveAccounts, mergeParamsOnce } from './genesis.js'
 import { buildIncluded } from './receipts.js'
-import { WorldState, emptyChanges, newAccount, type StateChanges } from './state.js'
+import { WorldState, emptyChanges, type StateChanges } from './state.js'
 import { RingStateManager } from './stateManager.js'
+import { SYSTEM_CONTRACTS, watchRequestCalls } from './systemContracts.js'
 import type { BlockRecord } from './types.js'
 
 export type { GethGenesis } from '@ethereumjs/common'
 
 /** The window when none is given (as `Chain`'s default). */
 const DEFAULT_WINDOW = 128
+
+/** The highest gas limit a header may carry (geth's `params.MaxGasLimit`, 2^63 - 1). */
+const MAX_GAS_LIMIT = 2n ** 63n - 1n
 
 /** What to import: a parsed geth genesis and, optionally, the RLP-encoded blocks after it. */
 export interface ChainImport {
@@ -217,6 +222,7 @@ class Replay {
   readonly #unclesSeen = new Set<string>()
   #parent: Block
   #vm: Awaited<ReturnType<typeof createVM>> | undefined
+  #requestCalls: ReturnType<typeof watchRequestCalls> | undefined
 
   constructor(common: Common, world: WorldState, genesis: BlockRecord) {
     this.#common = common
@@ -243,6 +249,7 @@ class Replay {
     await this.#checkBody(block)
     const vm = await this.#getVm()
     this.#sm.reset(this.#world.head)
+    this.#requestCalls?.reset()
     let result: RunBlockResult
     try {
       // generate: the fields are compared below, so that a mismatch names the field and both values.
@@ -250,6 +257,7 @@ class Replay {
     } catch (cause) {
       throw new ImportError(number, 'execution', `failed (${(cause as Error).message})`, { cause })
     }
+    this.#checkRequestCalls(block)
     const h = block.header
     expectBytes(number, 'state root', h.stateRoot, result.stateRoot)
     expectBytes(number, 'receipts root', h.receiptTrie, result.receiptsRoot)
@@ -277,6 +285,7 @@ class Replay {
     expectValue(number, 'number', number, h.number)
     expectBytes(number, 'parent hash', this.#parent.hash(), h.parentHash)
     if (h.timestamp <= parent.timestamp) throw new ImportError(number, 'timestamp', `${h.timestamp} is not after the parent's ${parent.timestamp}`)
+    if (h.gasLimit > MAX_GAS_LIMIT) throw new ImportError(number, 'gas limit', `${h.gasLimit} is above the maximum ${MAX_GAS_LIMIT} (2^63 - 1)`)
     if (h.gasUsed > h.gasLimit) throw new ImportError(number, 'gas used', `${h.gasUsed} is above the gas limit ${h.gasLimit}`)
     try {
       h.validateGasLimit(parent)
@@ -315,6 +324,24 @@ class Replay {
     }
   }
 
+  /**
+   * The EIP-7002 and EIP-7251 system calls at the end of the block, as geth checks them: the
+   * contract must have code and the call must not fail, or the block is invalid (ethereumjs skips
+   * a missing contract and takes a failed call's output as the requests).
+   */
+  #checkRequestCalls(block: Block): void {
+    const number = block.header.number
+    for (const contract of SYSTEM_CONTRACTS) {
+      if ((contract.eip !== 7002 && contract.eip !== 7251) || !block.common.isActivatedEIP(contract.eip)) continue
+      const record = this.#sm.accountRecord(contract.address.slice(2))
+      if (record === undefined || equalsBytes(record.codeHash, KECCAK256_NULL)) {
+        throw new ImportError(number, `EIP-${contract.eip} system call`, `failed: no code at ${contract.address}`)
+      }
+    }
+    const failed = this.#requestCalls?.failure()
+    if (failed !== undefined) throw new ImportError(number, `EIP-${failed.eip} system call`, `failed (${failed.reason})`)
+  }
+
   /** Each uncle: a child of a recent ancestor, not itself an ancestor, not included before. */
   #checkUncles(block: Block): void {
     const number = block.header.number
@@ -351,6 +378,7 @@ class Replay {
       },
     }
     this.#vm = await createVM({ common: this.#common, stateManager: this.#sm, blockchain: blockchain as never })
+    this.#requestCalls = watchRequestCalls(this.#vm.evm)
     return this.#vm
   }
 }

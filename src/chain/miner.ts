@@ -24,6 +24,8 @@ import { answerIdleRequestCalls } from './systemContracts.js'
 import type { BlockRecord, MiningMode, PendingTx } from './types.js'
 import { upfrontCost } from './validate.js'
 import type { BlockWindow } from './window.js'
+import { attachConsole, type ConsoleCall } from './console/attach.js'
+import { reportExecution, wantsConsole, type ExecutionReporter } from './console/report.js'
 
 /** What the blocks to come are built with. Test controls change it; a snapshot keeps it. */
 export interface BlockSettings {
@@ -88,6 +90,10 @@ export class Miner {
   readonly #writes: StorageWriteRecorder
   readonly #keccak: (data: Uint8Array) => Uint8Array
   readonly #logger: { error(message: string): void }
+  /** Where console.log lines and mined failures go. */
+  readonly #reporter: ExecutionReporter
+  /** The console.log calls of the transaction being mined (filled by the mining VM's hook, when anyone listens). */
+  readonly #consoleCalls: ConsoleCall[] = []
   /** Called with each block mined. */
   readonly #onBlock: (record: BlockRecord) => void
   /** Mines one block the way the chain's callers do (one operation at a time): the interval timer's tick. */
@@ -107,6 +113,7 @@ export class Miner {
     mining: MiningVM
     keccak: (data: Uint8Array) => Uint8Array
     logger: { error(message: string): void }
+    reporter: ExecutionReporter
     settings: BlockSettings
     mode: MiningMode
     onBlock: (record: BlockRecord) => void
@@ -123,6 +130,8 @@ export class Miner {
     this.#writes = parts.mining.writes
     this.#keccak = parts.keccak
     this.#logger = parts.logger
+    this.#reporter = parts.reporter
+    if (wantsConsole(parts.reporter)) attachConsole(this.#vm.evm, (call) => this.#consoleCalls.push(call))
     this.#settings = parts.settings
     this.#mining = parts.mode
     this.#onBlock = parts.onBlock
@@ -251,7 +260,7 @@ export class Miner {
     this.#sm.reset(this.#world.head)
     this.#preimages.discard()
     this.#writes.discard()
-    const { block, senders, results, included, dropped } = await this.#build(this.#vm, this.#sm, candidates, timestamp)
+    const { block, senders, results, included, dropped, consoleCalls } = await this.#build(this.#vm, this.#sm, candidates, timestamp)
     // A base fee set for the next block was that block's alone.
     if (this.#settings.nextBaseFee !== undefined) this.#settings = { ...this.#settings, nextBaseFee: undefined }
     const computed = await this.#sm.computeRoot()
@@ -264,6 +273,7 @@ export class Miner {
     this.push(record)
     this.#pool.prune(this.#nonceOf)
     this.#pendingCache = undefined
+    for (const [i, result] of results.entries()) reportExecution(this.#reporter, included[i]!.hash, consoleCalls[i]!, { blockNumber: record.number, result })
     this.#onBlock(record)
     return record
   }
@@ -292,6 +302,8 @@ export class Miner {
     const results: RunTxResult[] = []
     const included: PendingTx[] = []
     const dropped: PendingTx[] = []
+    // Per included transaction, the console.log calls it made (only the mining VM records any).
+    const consoleCalls: ConsoleCall[][] = []
     const baseFee = this.nextBaseFee()
     const blocked = new Set<string>()
     for (const entry of candidates) {
@@ -314,7 +326,9 @@ export class Miner {
         results.push(result)
         senders.push(entry.from)
         included.push(entry)
+        consoleCalls.push(this.#consoleCalls.splice(0))
       } catch (e) {
+        this.#consoleCalls.length = 0
         blocked.add(from)
         if (/blob gas limit|remaining gas/.test((e as Error).message)) continue
         dropped.push(entry)
@@ -322,7 +336,7 @@ export class Miner {
       }
     }
     const { block } = await builder.build()
-    return { block, senders, results, included, dropped }
+    return { block, senders, results, included, dropped, consoleCalls }
   }
 
   #nonceOf = (sender: string): bigint => this.#world.head.account(sender)?.nonce ?? 0n

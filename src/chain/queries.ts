@@ -1,17 +1,18 @@
 /**
- * Read queries: what a block reference names, the state as of a block, transactions by hash, and
- * storage inspection (a block's slots and what a block or a transaction changed).
+ * Read queries: what a block reference names, the state as of a block and its proofs, transactions
+ * by hash, and storage inspection (a block's slots and what a block or a transaction changed).
  *
  * Owns: answering these synchronously from the window, the world state, the pool and the records
  * the miner keeps (preimages, per-transaction writes), without changing anything.
  * Leaves to others: building the pending block (the miner; `pendingBlock` is handed in), mining,
  * and every wire shape (`src/rpc/`).
  */
-import { bytesToUnprefixedHex } from '@ethereumjs/util'
+import { bytesToUnprefixedHex, setLengthLeft } from '@ethereumjs/util'
 import { keyOf } from './encoding.js'
 import { BlockOutOfWindowError, FutureBlockError, UnknownBlockError } from './errors.js'
 import type { TxPool } from './pool.js'
 import type { PreimageStore, SlotDerivation } from './preimages.js'
+import type { AccountProof } from './proofs.js'
 import type { StateReader, WorldState } from './state.js'
 import { accountSlots, blockChanges, type StorageWrite, type StorageWriteRecorder } from './storageChanges.js'
 import type { BlockRecord, BlockRef, BlockTag, IncludedTx, TxLookup } from './types.js'
@@ -109,6 +110,27 @@ export class ChainQueries {
   /** Synchronous state view for references other than `pending`. */
   stateAtBlock(record: BlockRecord): StateReader {
     return record === this.#window.head ? this.#world.head : this.#world.at(record.number)
+  }
+
+  /**
+   * EIP-1186 proof of an account and some of its 32-byte slots at `ref`: any block of the window
+   * (see `WorldState.prove` for what an older block costs) or the pending block.
+   */
+  async proof(address: Uint8Array, slots: readonly Uint8Array[], ref: BlockRef): Promise<AccountProof> {
+    const key = bytesToUnprefixedHex(address)
+    const slotKeys = slots.map((slot) => bytesToUnprefixedHex(setLengthLeft(slot, 32)))
+    if (ref.kind === 'tag' && ref.tag === 'pending') {
+      // The pending block's trie nodes are in the shared node map until the next rebuild, which
+      // only a new block or a state write (each dropping that pending block) triggers: if one came
+      // in between, prove the pending block built after it.
+      for (let attempt = 0; ; attempt++) {
+        const { record } = await this.#pendingBlock()
+        const proof = this.#world.proveAtRoot(record.block.header.stateRoot, key, slotKeys)
+        if (proof !== undefined) return proof
+        if (attempt > 0) throw new Error('the pending state changed while it was being proven')
+      }
+    }
+    return this.#world.prove(key, slotKeys, this.resolveBlock(ref).number)
   }
 
   /** A transaction by hash: pending, included in a block of the window, or unknown (undefined). */

@@ -3,11 +3,13 @@
  *
  * Owns: turning the block builder's results into receipt and log records (status or root,
  * cumulative and own gas, effective gas price, contract address, block-wide log indexes, blob gas).
- * A read never re-executes anything: these records are what every later read serves.
+ * A read never re-executes anything: these records are what every later read serves. Also a
+ * receipt's consensus encoding (`encodeReceipt`).
  */
 import type { Block } from '@ethereumjs/block'
+import { RLP } from '@ethereumjs/rlp'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { bigIntToUnpaddedBytes, generateAddress } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, concatBytes, generateAddress } from '@ethereumjs/util'
 import type { RunTxResult } from '@ethereumjs/vm'
 import type { IncludedTx, LogRecord, ReceiptRecord } from './types.js'
 
@@ -56,4 +58,18 @@ export function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint | undefi
     return base + tip
   }
   return tx.gasPrice
+}
+
+/**
+ * A receipt's consensus encoding (what the receipts trie holds and geth's `debug_getRawReceipts`
+ * answers): `rlp([status or root, cumulativeGasUsed, bloom, logs])`, after the type byte for a
+ * typed transaction.
+ */
+export function encodeReceipt(included: IncludedTx): Uint8Array {
+  const { receipt } = included
+  const outcome = receipt.root ?? (receipt.status === 1 ? Uint8Array.of(1) : new Uint8Array())
+  const logs = receipt.logs.map((log) => [log.address, [...log.topics], log.data])
+  const body = RLP.encode([outcome, bigIntToUnpaddedBytes(receipt.cumulativeGasUsed), receipt.logsBloom, logs])
+  const type = included.tx.type
+  return type === 0 ? body : concatBytes(Uint8Array.of(type), body)
 }

@@ -131,6 +131,11 @@ export class WorldState {
     return bytesOf(this.#storage.get(address)?.get(slot))
   }
 
+  /** The addresses of every account of the head state (a state dump reads them all). */
+  addresses(): IterableIterator<string> {
+    return this.#accounts.keys()
+  }
+
   /** Every non-zero slot of an account at the head: a copy. */
   slots(address: string): Map<string, Uint8Array> {
     const slots = this.#storage.get(address)
@@ -445,9 +450,4 @@ class BlockState implements StateReader {
 /** A slot value handed out: zero (absent or empty) is the shared `EMPTY`, which no reader writes to. */
 function bytesOf(value: Latin1 | undefined): Uint8Array {
   return value === undefined || value.length === 0 ? EMPTY : fromLatin1(value)
-}
-
-/** A new account record with no code and no storage. */
-export function newAccount(fields: { nonce?: bigint; balance?: bigint } = {}): AccountRecord {
-  return { nonce: fields.nonce ?? 0n, balance: fields.balance ?? 0n, storageRoot: KECCAK256_RLP, codeHash: KECCAK256_NULL, codeSize: 0 }
 }

@@ -97,3 +97,36 @@ export function answerIdleRequestCalls(evm: CallingEvm, state: QueueState, kecca
     return Promise.resolve({ execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n, logs: [] } })
   }
 }
+
+/** A request system call that failed in the block being imported: geth makes the block invalid. */
+export interface FailedRequestCall {
+  readonly eip: 7002 | 7251
+  readonly reason: string
+}
+
+/**
+ * Watches the end-of-block system calls to the EIP-7002 and EIP-7251 request contracts and keeps
+ * the first failure. Why: ethereumjs 10 takes a reverting request contract's output as the
+ * requests (geth: `system call failed to execute`), so an import must look at each call's outcome.
+ * `reset` clears what was seen, before the next block.
+ */
+export function watchRequestCalls(evm: CallingEvm): { failure(): FailedRequestCall | undefined; reset(): void } {
+  const watched = new Map<string, 7002 | 7251>()
+  for (const contract of SYSTEM_CONTRACTS) if (contract.eip === 7002 || contract.eip === 7251) watched.set(contract.address.slice(2), contract.eip)
+  let failed: FailedRequestCall | undefined
+  const run = evm.runCall.bind(evm)
+  evm.runCall = async (opts) => {
+    const result = await run(opts)
+    const eip = opts.to === undefined ? undefined : watched.get(keyOf(opts.to.bytes))
+    if (eip === undefined || opts.caller === undefined || keyOf(opts.caller.bytes) !== SYSTEM_ADDRESS || opts.message !== undefined) return result
+    const error = (result as { execResult?: { exceptionError?: { error: string } } }).execResult?.exceptionError
+    if (error !== undefined) failed ??= { eip, reason: error.error }
+    return result
+  }
+  return {
+    failure: () => failed,
+    reset: () => {
+      failed = undefined
+    },
+  }
+}

@@ -11,6 +11,7 @@ const COMMANDS: Record<string, { summary: string; run: (args: string[]) => Promi
   serve: { summary: 'serve a dev chain over JSON-RPC (HTTP and WebSocket)', run: async (args) => (await import('./serve.js')).serve(args) },
   slot: { summary: 'compute a storage slot: mapping entry, array element, ERC-7201 namespace, layout path', run: async (args) => (await import('./slot.js')).slot(args) },
   storage: { summary: 'read and decode contract storage from a node: slots, variables, diffs', run: async (args) => (await import('./storage.js')).storage(args) },
+  trace: { summary: 'print a transaction’s call tree (calls, functions, values, gas, reverts, logs) from a node', run: async (args) => (await import('./trace.js')).trace(args) },
 }
 
 const HELP = `Usage: ringchain <command> [options]

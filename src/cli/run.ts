@@ -211,6 +211,7 @@ class Printer {
     const time = this.#color(2, formatMs(step.durationMs))
     const description = step.description.length > 60 ? `${step.description.slice(0, 59)}…` : step.description
     this.#out.write(`  ${mark} ${String(step.index).padStart(2)} ${description.padEnd(60)} ${time}\n`)
+    for (const log of step.console ?? []) this.#out.write(`       ${this.#color(2, 'console.log:')} ${log.message}\n`)
     for (const m of step.mismatches ?? []) {
       this.#out.write(`       ${this.#color(31, m.field)}  ${this.#color(2, `at ${this.#where(m.line ?? step.line)}`)}\n`)
       this.#out.write(`         expected  ${this.#color(32, display(m.expected))}\n`)

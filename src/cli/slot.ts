@@ -4,12 +4,11 @@
  * storage layout. The arithmetic is `src/inspect/slots.ts`'s.
  */
 import { readFile } from 'node:fs/promises'
-import { parseArgs } from 'node:util'
 import { parseLayout, type Layout } from '../inspect/layout.js'
 import { parseKey } from '../inspect/paths.js'
 import { LayoutError, type TypeInfo } from '../inspect/types.js'
 import { dynamicArrayElement, erc7201Slot, hexWord, nestedMappingSlot } from '../inspect/slots.js'
-import { fail } from './fail.js'
+import { fail, parseArgsOrFail } from './fail.js'
 
 export const SLOT_HELP = `Usage: ringchain slot [options] [variable path]
 
@@ -33,28 +32,22 @@ Examples:
 `
 
 export async function slot(rest: string[]): Promise<void> {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: rest,
-      options: {
-        mapping: { type: 'string' },
-        key: { type: 'string', multiple: true },
-        'key-type': { type: 'string' },
-        array: { type: 'string' },
-        index: { type: 'string' },
-        'element-bytes': { type: 'string' },
-        erc7201: { type: 'string' },
-        layout: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    })
-  } catch (e) {
-    fail((e as Error).message)
-  }
-  const { values, positionals } = parsed
+  const { values, positionals } = parseArgsOrFail({
+    args: rest,
+    options: {
+      mapping: { type: 'string' },
+      key: { type: 'string', multiple: true },
+      'key-type': { type: 'string' },
+      array: { type: 'string' },
+      index: { type: 'string' },
+      'element-bytes': { type: 'string' },
+      erc7201: { type: 'string' },
+      layout: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+    strict: true,
+  })
   if (values.help === true) {
     process.stdout.write(SLOT_HELP)
     return

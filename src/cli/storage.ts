@@ -4,14 +4,13 @@
  * every non-zero slot named by its derivation (`--all`), or the storage changes of a transaction or
  * block (`--diff`). Flags and output only; the work is `src/inspect/`'s.
  */
-import { parseArgs } from 'node:util'
 import { RpcCallError, StorageClient, httpRequest, DEFAULT_RPC_URL, type ChangeEntry, type Diff, type SlotEntry } from '../inspect/client.js'
 import type { Layout } from '../inspect/layout.js'
 import { checksumAddress, hexOf } from '../inspect/paths.js'
 import { LayoutError, type WordField } from '../inspect/types.js'
 import { cachedReader, decodeWordFields, readAll, readResolved, renderValue, renderVariables, type ReadOptions } from '../inspect/read.js'
 import { hexWord, toBigInt } from '../inspect/slots.js'
-import { fail } from './fail.js'
+import { fail, parseArgsOrFail } from './fail.js'
 import { loadLayout, slotNumber } from './slot.js'
 
 export const STORAGE_HELP = `Usage: ringchain storage <address> [slot | variable path] [options]
@@ -41,27 +40,21 @@ Examples:
 const TAGS = new Set(['latest', 'earliest', 'safe', 'finalized'])
 
 export async function storage(rest: string[]): Promise<void> {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: rest,
-      options: {
-        layout: { type: 'string' },
-        all: { type: 'boolean' },
-        diff: { type: 'string' },
-        block: { type: 'string' },
-        rpc: { type: 'string' },
-        'max-elements': { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    })
-  } catch (e) {
-    fail((e as Error).message)
-  }
-  const { values, positionals } = parsed
+  const { values, positionals } = parseArgsOrFail({
+    args: rest,
+    options: {
+      layout: { type: 'string' },
+      all: { type: 'boolean' },
+      diff: { type: 'string' },
+      block: { type: 'string' },
+      rpc: { type: 'string' },
+      'max-elements': { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+    strict: true,
+  })
   if (values.help === true) {
     process.stdout.write(STORAGE_HELP)
     return

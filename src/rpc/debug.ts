@@ -1,7 +1,8 @@
 /**
- * The `debug_trace*` methods: debug_traceTransaction, debug_traceBlockByNumber,
- * debug_traceBlockByHash, debug_traceCall, with geth's tracers (struct logger by default,
- * `callTracer`, `prestateTracer`, `4byteTracer`, `noopTracer`) and geth's JSON, field for field.
+ * The `debug_` methods: debug_traceTransaction, debug_traceBlockByNumber, debug_traceBlockByHash,
+ * debug_traceCall, with geth's tracers (struct logger by default, `callTracer`, `prestateTracer`,
+ * `4byteTracer`, `noopTracer`) and geth's JSON, field for field; and the consensus encodings
+ * debug_getRawBlock, debug_getRawHeader, debug_getRawReceipts, debug_getRawTransaction.
  * Owns: decoding the trace config, picking the tracer, and writing its result as geth does.
  * Leaves to others: re-running and tracing (`src/chain/trace/`).
  */
@@ -22,7 +23,8 @@ import {
 } from '../chain/trace/replay.js'
 import { structLogger, type StructLog, type StructLoggerResult } from '../chain/trace/structLogger.js'
 import { noopTracer, type Tracer } from '../chain/trace/tracer.js'
-import type { BlockRecord } from '../chain/types.js'
+import { encodeReceipt } from '../chain/receipts.js'
+import type { BlockRecord, BlockRef } from '../chain/types.js'
 import type { ChainFor } from './context.js'
 import { RawJson, defineMethod, type Registry, type RpcContext } from './dispatcher.js'
 import { InvalidParamsError, ServerError } from './errors.js'
@@ -341,5 +343,32 @@ export function createDebugMethods(chainFor: ChainFor) {
     )
   })
 
-  return { debug_traceTransaction, debug_traceBlockByNumber, debug_traceBlockByHash, debug_traceCall }
+  // The block of a BlockNumberOrHash, as geth's raw-encoding methods find it (`pending`: the pending block).
+  const rawBlock = async (ref: BlockRef, ctx: RpcContext): Promise<BlockRecord> => {
+    const chain = await chainFor(ctx)
+    if (ref.kind === 'tag' && ref.tag === 'pending') return (await chain.pendingBlock()).record
+    return chain.resolveBlock(ref)
+  }
+
+  const debug_getRawBlock = defineMethod([blockParam], async ([ref], ctx) => toData((await rawBlock(ref, ctx)).block.serialize()))
+  const debug_getRawHeader = defineMethod([blockParam], async ([ref], ctx) => toData((await rawBlock(ref, ctx)).block.header.serialize()))
+  const debug_getRawReceipts = defineMethod([blockParam], async ([ref], ctx) => (await rawBlock(ref, ctx)).transactions.map((t) => toData(encodeReceipt(t))))
+
+  // geth looks in the chain, then in the pool; null when neither has it.
+  const debug_getRawTransaction = defineMethod([hash], async ([h], ctx) => {
+    const found = (await chainFor(ctx)).lookupTransaction(h)
+    if (found === undefined) return null
+    return toData((found.status === 'included' ? found.included.tx : found.pending.tx).serialize())
+  })
+
+  return {
+    debug_traceTransaction,
+    debug_traceBlockByNumber,
+    debug_traceBlockByHash,
+    debug_traceCall,
+    debug_getRawBlock,
+    debug_getRawHeader,
+    debug_getRawReceipts,
+    debug_getRawTransaction,
+  }
 }

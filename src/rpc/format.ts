@@ -20,30 +20,25 @@ const blockCache = new WeakMap<object, { hashes: RawJson; full: RawJson }>()
 
 /** The transaction object of an included transaction (cached). */
 export function includedTxJson(included: IncludedTx): RawJson {
-  let cached = txCache.get(included)
-  if (cached === undefined) {
-    cached = new RawJson(JSON.stringify(txObject(included.tx, included.hash, included.from, included)))
-    txCache.set(included, cached)
-  }
-  return cached
+  return cachedJson(txCache, included, () => txObject(included.tx, included.hash, included.from, included))
 }
 
 /** The transaction object of a pending transaction: block fields null, gasPrice = fee cap. */
 export function pendingTxJson(pending: PendingTx): RawJson {
-  let cached = txCache.get(pending)
-  if (cached === undefined) {
-    cached = new RawJson(JSON.stringify(txObject(pending.tx, pending.hash, pending.from, undefined)))
-    txCache.set(pending, cached)
-  }
-  return cached
+  return cachedJson(txCache, pending, () => txObject(pending.tx, pending.hash, pending.from, undefined))
 }
 
 /** The receipt of an included transaction (cached). */
 export function receiptJson(included: IncludedTx): RawJson {
-  let cached = receiptCache.get(included)
+  return cachedJson(receiptCache, included, () => receiptObject(included))
+}
+
+/** The JSON of `key`'s object, serialized on first use and kept as long as `key` lives. */
+function cachedJson(cache: WeakMap<object, RawJson>, key: object, build: () => unknown): RawJson {
+  let cached = cache.get(key)
   if (cached === undefined) {
-    cached = new RawJson(JSON.stringify(receiptObject(included)))
-    receiptCache.set(included, cached)
+    cached = new RawJson(JSON.stringify(build()))
+    cache.set(key, cached)
   }
   return cached
 }

@@ -10,6 +10,7 @@
  * shapes `format.ts`'s, chain semantics `src/chain/`'s.
  */
 import { blockSettingsMethods } from './anvil/blockSettings.js'
+import { dumpStateMethods } from './anvil/dumpState.js'
 import { impersonationMethods } from './anvil/impersonation.js'
 import { miningMethods } from './anvil/mining.js'
 import { nodeMethods } from './anvil/node.js'
@@ -59,6 +60,7 @@ function registry(chainFor: ChainFor, options: MethodsOptions) {
     ...timeMethods(chainFor),
     ...blockSettingsMethods(chainFor),
     ...stateSetterMethods(chainFor),
+    ...dumpStateMethods(chainFor),
     ...impersonationMethods(chainFor),
     ...nodeMethods(chainFor, options),
     ...txpoolMethods(chainFor),

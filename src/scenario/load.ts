@@ -5,7 +5,7 @@
  * (`steps[2].send.value`), in words a person writing the file can act on.
  *
  * Owns: parsing, positions (`locate`), validation and its messages. Leaves what steps mean to
- * `steps.ts`.
+ * `steps/`.
  */
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'

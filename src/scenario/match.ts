@@ -6,7 +6,7 @@
  *
  * Owns: comparison rules and the mismatch records the report shows (field, expected, actual, and
  * the path in the file that wrote the expectation, for its line). Leaves fetching the actual
- * values to `steps.ts`.
+ * values to `steps/`.
  */
 import type { AbiParameter } from './abi.js'
 import type { Scope } from './scope.js'

@@ -4,10 +4,10 @@
  * final chain. Everything goes through JSON-RPC, so a scenario means the same on any node.
  *
  * Owns: `runScenario`, the report it returns and the events it emits while it plays. Leaves
- * reading files to `load.ts`, steps to `steps.ts`, and rendering to the CLI (`src/cli/run.ts`).
+ * reading files to `load.ts`, steps to `steps/` (one module per kind), and rendering to the CLI (`src/cli/run.ts`).
  */
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { createRingchain, type RingchainOptions } from '../simulator.js'
+import { createRingchain, type ConsoleLog, type RingchainOptions } from '../simulator.js'
 import { eip1193Client, httpClient, RpcCallError, type Client, type Eip1193Request } from './client.js'
 import {
   ScenarioFileError,
@@ -21,7 +21,7 @@ import {
 } from './load.js'
 import { Checker, type Mismatch } from './match.js'
 import { Scope } from './scope.js'
-import type { StepContext } from './steps.js'
+import { StepError, type StepContext } from './steps/context.js'
 import { ScenarioValueError, bytesToHex, hexToBytes, parseQuantity, show } from './values.js'
 
 /** Options of `runScenario`. */
@@ -68,6 +68,8 @@ export interface StepReport {
   readonly error?: string
   /** The line the error is about, when it is not the step's own. */
   readonly errorLine?: number
+  /** What the contracts printed with Solidity console.log during the step (embedded chain only). */
+  readonly console?: readonly ConsoleLog[]
 }
 
 /** One scenario's outcome. */
@@ -121,6 +123,8 @@ export async function runScenario(source: string | ScenarioDocument, options: Ru
   emit({ type: 'start', file, name, steps: doc.steps.length, target })
 
   const notes: string[] = []
+  /** console.log lines of the step playing. */
+  const printed: ConsoleLog[] = []
   let client: Client
   let close = async () => {}
   const chain = doc.chain ?? {}
@@ -128,7 +132,8 @@ export async function runScenario(source: string | ScenarioDocument, options: Ru
     if (options.rpc !== undefined) client = httpClient(options.rpc)
     else if (options.request !== undefined) client = eip1193Client(options.request, 'provider')
     else {
-      const rc = await createRingchain(chainOptions(chain))
+      // A send without `gas` estimates first: only what mined transactions and calls print is the step's.
+      const rc = await createRingchain({ ...chainOptions(chain), onConsole: (log) => log.transaction !== 'estimateGas' && printed.push(log) })
       client = eip1193Client(rc.request as Eip1193Request, 'embedded')
       close = () => rc.close()
     }
@@ -141,7 +146,7 @@ export async function runScenario(source: string | ScenarioDocument, options: Ru
   }
 
   // The ABI coder, the signer and the key derivation are loaded with the first scenario played.
-  const [{ StepError, describeStep, runStep }, { ChainFacts, DEFAULT_MNEMONIC, devAccounts }] = await Promise.all([import('./steps.js'), import('./transactions.js')])
+  const [{ describeStep, runStep }, { ChainFacts, DEFAULT_MNEMONIC, devAccounts }] = await Promise.all([import('./steps/dispatch.js'), import('./transactions.js')])
   const steps: StepReport[] = []
   let failed = false
   let digest: string | undefined
@@ -166,9 +171,10 @@ export async function runScenario(source: string | ScenarioDocument, options: Ru
       try {
         await runStep({ ...ctx, progress: (detail) => emit({ type: 'progress', index: i + 1, detail }) }, kind, step, path, checker)
       } catch (e) {
-        stepError = explain(e, loaded, StepError)
+        stepError = explain(e, loaded)
       }
       const durationMs = elapsed(stepStarted)
+      const logged = printed.splice(0)
       const mismatches = checker.mismatches.map((m) => mismatchReport(m, loaded))
       const ok = stepError === undefined && mismatches.length === 0
       const report: StepReport = {
@@ -180,6 +186,7 @@ export async function runScenario(source: string | ScenarioDocument, options: Ru
         durationMs,
         ...(mismatches.length === 0 ? {} : { mismatches }),
         ...(stepError === undefined ? {} : { error: stepError.message, ...(stepError.line === undefined || stepError.line === line ? {} : { errorLine: stepError.line }) }),
+        ...(logged.length === 0 ? {} : { console: logged }),
       }
       steps.push(report)
       emit({ type: 'stepEnd', step: report })
@@ -261,7 +268,7 @@ function chainOptions(spec: Readonly<Record<string, unknown>>): RingchainOptions
 }
 
 /** A step's error in words, with the line of the field it is about when known. */
-function explain(e: unknown, loaded: LoadedScenario, StepError: typeof import('./steps.js').StepError): { message: string; line?: number } {
+function explain(e: unknown, loaded: LoadedScenario): { message: string; line?: number } {
   if (e instanceof StepError) {
     const line = e.path === undefined ? undefined : loaded.locate(e.path)?.line
     return { message: e.message, ...(line === undefined ? {} : { line }) }

@@ -6,7 +6,7 @@
  * asks the node to sign (`eth_sendTransaction`).
  *
  * Owns: dev-account keys from the mnemonic, defaults, signing, EIP-7702 authorizations. Leaves
- * what the step means to `steps.ts`.
+ * what the step means to `steps/`.
  */
 import { sha256 } from '@noble/hashes/sha2.js'
 import { HDKey } from '@scure/bip32'

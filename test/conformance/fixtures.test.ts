@@ -40,6 +40,16 @@ test('behavior: the 16 fixtures of eth_getProof, eth_getStorageValues, eth_creat
   expect(run.code, run.output).toBe(0)
 }, 120_000)
 
+/** The raw-encoding debug methods: 11 fixtures, checked against geth's answers and the schema. */
+const RAW_FAMILIES = ['debug_getRawBlock', 'debug_getRawHeader', 'debug_getRawReceipts', 'debug_getRawTransaction'] as const
+
+test('behavior: the 11 fixtures of debug_getRawBlock, debug_getRawHeader, debug_getRawReceipts, debug_getRawTransaction pass (--hive --schema)', async () => {
+  const rc = await startImported()
+  const run = await runFixtures(rc.httpUrl, ['--hive', '--schema', ...RAW_FAMILIES])
+  expect(run.summary, run.output).toBe('11 passed, 0 failed')
+  expect(run.code, run.output).toBe(0)
+}, 120_000)
+
 /** The debug_trace* families: the corpus's schema has no debug methods, so each answer is compared with geth's own, exactly. */
 const TRACE_FAMILIES = ['debug_traceTransaction', 'debug_traceBlockByNumber', 'debug_traceBlockByHash'] as const
 

@@ -5,7 +5,8 @@
 
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -17,7 +18,7 @@ import { installOrSkip, npmInstall, packedTarball, tempDir } from '../helpers/pa
 
 const INSTALL_TIMEOUT = 240_000
 const apps: string[] = []
-afterAll(() => apps.forEach((dir) => rmSync(dir, { recursive: true, force: true })), 120_000)
+afterAll(() => Promise.all(apps.map((dir) => rm(dir, { recursive: true, force: true }))), 120_000)
 
 // Run by `node check.mjs` inside the app: what a user's ES module and CommonJS code do.
 const CHECK = `

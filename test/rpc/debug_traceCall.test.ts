@@ -71,3 +71,9 @@ test('error: debug_traceTransaction of an unknown transaction', async () => {
   const { call } = await setup()
   expect((await call('debug_traceTransaction', ['0x' + '11'.repeat(32)])).error).toEqual({ code: -32000, message: 'transaction not found' })
 })
+
+test('error: gas below the intrinsic gas is refused as geth words it (-32000)', async () => {
+  const { call } = await setup()
+  const { error } = await call('debug_traceCall', [{ to: TARGET, gas: '0x1388' }, 'latest', { tracer: 'callTracer' }])
+  expect(error).toEqual({ code: -32000, message: 'intrinsic gas too low: have 5000, want 21000' })
+})

@@ -2,37 +2,13 @@
  * The tracers against anvil's (which implements geth's): the same signed transactions sent to
  * both, and callTracer, prestateTracer and 4byteTracer answers compared field for field.
  */
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { homedir } from 'node:os'
-import { join } from 'node:path'
 import { createTx, type TypedTxData } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
 import { expect, onTestFinished, test } from 'vitest'
 import { startRingchain } from '../../src/index.js'
+import { ANVIL, startAnvil } from '../helpers/anvil.js'
 import { deployment, scenarioTransactions } from './contracts.js'
-
-const ANVIL = join(homedir(), '.cache/ringchain-bench/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil')
-
-async function startAnvil(): Promise<string> {
-  const child2 = spawn(ANVIL, ['--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] })
-  onTestFinished(() => void child2.kill())
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('anvil did not start within 60 s')), 60_000)
-    let out = ''
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString('utf8')
-      const match = /Listening on ([\d.]+:\d+)/.exec(out)
-      if (match !== null) {
-        clearTimeout(timer)
-        resolve(`http://${match[1]}`)
-      }
-    }
-    child2.stdout.on('data', onData)
-    child2.stderr.on('data', onData)
-    child2.on('exit', (code) => reject(new Error(`anvil exited (${code}): ${out}`)))
-  })
-}
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
   const response = (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result?: unknown; error?: unknown }

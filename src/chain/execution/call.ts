@@ -20,7 +20,7 @@ export async function runCall(executor: CallExecutor, params: CallParams, view: 
   const call = prepareCall(params, executor.common)
   const gas = callGas(params.gas, view)
   if (gas < call.intrinsic) throw new ExecutionFailedError(`intrinsic gas too low: gas ${gas}, minimum needed ${call.intrinsic}`)
-  const { execResult } = await executor.run(call, view, gas)
+  const { execResult } = await executor.run(call, view, gas, 'call')
   const error = execResult.exceptionError
   if (error !== undefined) throw callError(error.error, execResult.returnValue)
   return { returnValue: execResult.returnValue, gasUsed: execResult.executionGasUsed }

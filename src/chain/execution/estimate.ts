@@ -32,7 +32,8 @@ export async function estimateGas(executor: CallExecutor, params: CallParams, vi
   const cap = capByAllowance(callPricing(params, view.header.baseFeePerGas), callGas(asked, view), params.value ?? 0n, balance)
   const least = call.intrinsic > call.floor ? call.intrinsic : call.floor
   if (cap < least) throw new GasAllowanceError(cap)
-  const first = await executor.run(call, view, cap)
+  // Only the first run reports its console.log lines: the search's probes would repeat them.
+  const first = await executor.run(call, view, cap, 'estimateGas')
   const failure = first.execResult.exceptionError
   // Out of gas even at the cap: geth's answer names the cap, not the fault.
   if (failure?.error === OUT_OF_GAS) throw new GasAllowanceError(cap)

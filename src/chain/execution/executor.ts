@@ -21,6 +21,8 @@ import { RingStateManager } from '../stateManager.js'
 import { applyAuthorizations } from './authorizations.js'
 import { callPricing, chargeForGas, checkFeeCaps } from './fees.js'
 import type { CallParams } from './params.js'
+import { attachConsole, type ConsoleCall } from '../console/attach.js'
+import { reportExecution, wantsConsole, type ConsoleSource, type ExecutionReporter } from '../console/report.js'
 
 /** The block a call runs in and the state it sees, and the most gas a call may ask for. */
 export interface CallView {
@@ -51,6 +53,8 @@ export interface CallExecutorOptions {
   /** For BLOCKHASH. */
   readonly blockchain: VM['blockchain']
   readonly keccak: (data: Uint8Array) => Uint8Array
+  /** Where the console.log lines of calls go (none: the console hook is never attached). */
+  readonly reporter?: ExecutionReporter
 }
 
 /** Sees each opcode before it runs (the access-list tracer). */
@@ -64,6 +68,7 @@ export class CallExecutor {
   readonly #sm: RingStateManager
   #vm: Promise<VM> | undefined
   #queue: Promise<unknown> = Promise.resolve()
+  readonly #reporter: ExecutionReporter | undefined
   /** Call blocks per header, keyed by the base fee they carry. */
   readonly #blocks = new WeakMap<BlockHeader, Map<bigint, Block>>()
 
@@ -74,14 +79,26 @@ export class CallExecutor {
     this.#common = options.common
     this.#blockchain = options.blockchain
     this.#sm = new RingStateManager(EMPTY_STATE, { keccak: options.keccak })
+    this.#reporter = options.reporter !== undefined && wantsConsole(options.reporter) ? options.reporter : undefined
   }
 
   /**
    * Runs `call` on `view` with `gas` (fixed costs included, at least `call.intrinsic`), as the
    * execution of a transaction: nothing it writes outlives the run.
    */
-  run(call: PreparedCall, view: CallView, gas: bigint): Promise<CallRun> {
-    return this.#exclusive((vm) => this.#run(vm, call, view, gas))
+  run(call: PreparedCall, view: CallView, gas: bigint, report?: ConsoleSource): Promise<CallRun> {
+    const reporter = this.#reporter
+    if (report === undefined || reporter === undefined) return this.#exclusive((vm) => this.#run(vm, call, view, gas))
+    return this.#exclusive(async (vm) => {
+      const calls: ConsoleCall[] = []
+      const detach = attachConsole(vm.evm, (c) => calls.push(c))
+      try {
+        return await this.#run(vm, call, view, gas)
+      } finally {
+        detach()
+        reportExecution(reporter, report, calls)
+      }
+    })
   }
 
   async #run(vm: VM, call: PreparedCall, view: CallView, gas: bigint): Promise<CallRun> {

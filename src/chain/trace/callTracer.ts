@@ -50,12 +50,16 @@ export function callTracer(config: CallTracerConfig = {}): Tracer<CallFrame> {
   const stack: CallFrame[] = []
   let root: CallFrame | undefined
   let depth = 0
+  /** The block-wide index of the next log, as geth's StateDB counts it: a failed frame gives its logs' indexes back. */
   let logIndex = 0
+  /** `logIndex` as each open frame (at every depth, also with `onlyTopCall`) found it. */
+  const logIndexAtEntry: number[] = []
   // The top frame's gas is the transaction's limit, as in geth.
   let gasLimit = 0n
 
   const beforeMessage = (message: Message): void => {
     depth = message.depth
+    logIndexAtEntry.push(logIndex)
     if (onlyTop && message.depth > 0) return
     stack.push({ ...frameOf(message), gasUsed: 0n, output: undefined, error: undefined, revertReason: undefined, calls: [], logs: [], reverted: false })
   }
@@ -63,6 +67,8 @@ export function callTracer(config: CallTracerConfig = {}): Tracer<CallFrame> {
   const afterMessage = (result: EVMResult): void => {
     const frameDepth = depth
     depth = Math.max(0, depth - 1)
+    const entryIndex = logIndexAtEntry.pop()
+    if (result.execResult.exceptionError !== undefined && entryIndex !== undefined) logIndex = entryIndex
     if (onlyTop && frameDepth > 0) return
     const frame = stack.pop()
     if (frame === undefined) return
@@ -78,6 +84,8 @@ export function callTracer(config: CallTracerConfig = {}): Tracer<CallFrame> {
   const step = (step: InterpreterStep): void => {
     const op = step.opcode.code
     if (op < LOG0 || op > LOG4) return
+    // Logs of inner calls take block-wide indexes even when only the top frame is shown.
+    const index = logIndex++
     if (onlyTop && step.depth > 0) return
     const frame = stack[stack.length - 1]
     if (frame === undefined) return
@@ -89,7 +97,7 @@ export function callTracer(config: CallTracerConfig = {}): Tracer<CallFrame> {
     for (let i = 0; i < op - LOG0; i++) topics.push(word(s[top - 2 - i]!))
     const data = new Uint8Array(size)
     data.set(step.memory.subarray(offset, offset + size))
-    frame.logs.push({ address: step.address.bytes, topics, data, index: logIndex++, position: frame.calls.length })
+    frame.logs.push({ address: step.address.bytes, topics, data, index, position: frame.calls.length })
   }
 
   return {

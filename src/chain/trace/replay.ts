@@ -15,7 +15,7 @@ import { Account, Address, bigIntToUnpaddedBytes, generateAddress } from '@ether
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { startBlock } from '../builder.js'
-import { ChainError } from '../errors.js'
+import { ChainError, ExecutionFailedError } from '../errors.js'
 import { keyOf } from '../encoding.js'
 import { EMPTY, type StateReader } from '../state.js'
 import { RingStateManager } from '../stateManager.js'
@@ -183,6 +183,9 @@ export async function traceCall<Result>(
   const nonce = sm.accountRecord(keyOf(from))?.nonce ?? 0n
   const txData = { nonce, gasLimit, gasPrice, value: call.value ?? 0n, data: call.data ?? EMPTY, ...(call.to === undefined ? {} : { to: call.to }) } as TypedTxData
   const tx = withSender(createTx({ ...txData, v: 27n, r: 1n, s: 1n } as TypedTxData, { common, freeze: false }), from)
+  // geth's state transition refuses it before any tracer runs; ethereumjs would throw a plain error.
+  const intrinsic = tx.getIntrinsicGas()
+  if (gasLimit < intrinsic) throw new ExecutionFailedError(`intrinsic gas too low: have ${gasLimit}, want ${intrinsic}`)
   const block = contextBlock(common, record.block, gasPrice, input.blockOverrides)
   tracer.start(txStart(common, tx, from, block.header.coinbase.bytes, sm, 0))
   const result = await withHooks(vm, tracer.hooks, timeoutMs, () =>

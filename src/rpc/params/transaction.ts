@@ -1,27 +1,13 @@
 // The transaction object of eth_call, eth_estimateGas, eth_sendTransaction and friends (geth's
 // TransactionArgs), with its access list and EIP-7702 authorizations.
-// Does not own: defaults a node fills in (the handlers and the chain do).
+// Does not own: defaults a node fills in (the handlers and the chain do), nor the shapes of an
+// access-list entry and an authorization (the chain's, `chain/execution/params.ts`).
 
 import { equalsBytes } from '@ethereumjs/util'
+import type { AccessListEntry, AuthorizationEntry } from '../../chain/execution/params.js'
 import { InvalidParamsError } from '../errors.js'
 import { ArgumentError, type Param } from './decode.js'
 import { BIG, U256, UINT64, cannotUnmarshal, decodeArray, decodeBytes, decodeFixed, decodeNumber, field, isObject, jsonKind, type Mutable } from './go.js'
-
-/** One entry of an EIP-2930 access list. */
-export interface AccessListItem {
-  readonly address: Uint8Array
-  readonly storageKeys: readonly Uint8Array[]
-}
-
-/** One EIP-7702 authorization. */
-export interface Authorization {
-  readonly chainId: bigint
-  readonly address: Uint8Array
-  readonly nonce: bigint
-  readonly yParity: bigint
-  readonly r: bigint
-  readonly s: bigint
-}
 
 /**
  * The transaction object of `eth_call`, `eth_estimateGas`, `eth_sendTransaction`: every member
@@ -41,10 +27,10 @@ export interface TransactionRequest {
   readonly nonce?: bigint
   /** From `input`, else `data` (both given must be equal). */
   readonly data?: Uint8Array
-  readonly accessList?: readonly AccessListItem[]
+  readonly accessList?: readonly AccessListEntry[]
   readonly chainId?: bigint
   readonly type?: bigint
-  readonly authorizationList?: readonly Authorization[]
+  readonly authorizationList?: readonly AuthorizationEntry[]
   readonly blobVersionedHashes?: readonly Uint8Array[]
 }
 
@@ -111,7 +97,7 @@ export const transactionRequest: Param<TransactionRequest> = {
   },
 }
 
-function decodeAccessListItem(value: unknown): AccessListItem {
+function decodeAccessListItem(value: unknown): AccessListEntry {
   const at = field(TX, 'accessList')
   // A null entry decodes as an empty tuple in Go, which then misses its required fields.
   if (value !== null && !isObject(value)) throw cannotUnmarshal(jsonKind(value), 'types.AccessTuple', at)
@@ -136,11 +122,11 @@ function decodeAccessListItem(value: unknown): AccessListItem {
 
 const AUTHORIZATION_FIELDS = ['chainId', 'address', 'nonce', 'yParity', 'r', 's'] as const
 
-function decodeAuthorization(value: unknown): Authorization {
+function decodeAuthorization(value: unknown): AuthorizationEntry {
   const at = field(TX, 'authorizationList')
   if (value !== null && !isObject(value)) throw cannotUnmarshal(jsonKind(value), 'types.SetCodeAuthorization', at)
   const members: Readonly<Record<string, unknown>> = value ?? {}
-  const got: Partial<Mutable<Authorization>> = {}
+  const got: Partial<Mutable<AuthorizationEntry>> = {}
   for (const key in members) {
     const member = members[key]
     if (member === null || member === undefined) continue
@@ -163,5 +149,5 @@ function decodeAuthorization(value: unknown): Authorization {
   for (const name of AUTHORIZATION_FIELDS) {
     if (got[name] === undefined) throw new ArgumentError(`missing required field '${name}' for SetCodeAuthorization`)
   }
-  return got as Authorization
+  return got as AuthorizationEntry
 }

@@ -1,0 +1,3 @@
+module.exports = async function () {
+  await globalThis.ringchain.close()
+}

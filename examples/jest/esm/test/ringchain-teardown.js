@@ -1,0 +1,3 @@
+export default async function () {
+  await globalThis.ringchain.close()
+}
