@@ -149,7 +149,10 @@ export interface StartOptions extends RingchainOptions {
   port?: number
   /** Bind address. Default 127.0.0.1. */
   host?: string
-  /** Accepted API keys; none = any non-empty key. */
+  /**
+   * Accepted API keys; none = any non-empty key, and the root path `/` (HTTP and WebSocket) serves
+   * the default key `ringchain`. With keys, `/` is not served (404): every request names its key.
+   */
   apiKeys?: readonly string[]
   /**
    * One chain per API key, each created on its first request from these same options, so parallel
@@ -163,7 +166,7 @@ export interface StartOptions extends RingchainOptions {
   /** Where warnings, errors and (optionally) info and debug lines go. Default: warnings and errors on stderr. */
   logger?: RingchainLogger
   /** Transport limits (see `ServerOptions`), and the longest batch served. */
-  server?: Omit<ServerOptions, 'host' | 'port' | 'apiKeys'> & {
+  server?: Omit<ServerOptions, 'host' | 'port' | 'apiKeys' | 'rootKey'> & {
     /** Longest JSON-RPC batch; a longer one is refused whole with -32600 `batch too large`. Default 1,000. */
     maxBatchLength?: number
   }
@@ -227,7 +230,9 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
       ...transport,
       port: port ?? 8545,
       host: host ?? '127.0.0.1',
-      ...(apiKeys === undefined ? {} : { apiKeys }),
+      // `/` serves the default key's chain, for clients that default to a URL without a path
+      // (cast, forge, Hardhat's localhost). With keys configured it is refused: a key is a secret.
+      ...(apiKeys === undefined ? { rootKey: key } : { apiKeys }),
     })
   } catch (e) {
     await chains.close()

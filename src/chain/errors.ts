@@ -82,6 +82,14 @@ export class ExecutionFailedError extends ChainError {
   override name = 'ExecutionFailedError'
 }
 
+/** A gas estimate whose call fails even with the most gas it may have (geth's words). */
+export class GasAllowanceError extends ExecutionFailedError {
+  override name = 'GasAllowanceError'
+  constructor(readonly allowance: bigint) {
+    super(`gas required exceeds allowance (${allowance})`)
+  }
+}
+
 /** Input the chain cannot act on (bad option, unknown snapshot, unsupported fork...). */
 export class InvalidInputError extends ChainError {
   override name = 'InvalidInputError'

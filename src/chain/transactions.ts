@@ -48,7 +48,8 @@ export class PendingTransactions {
       nextBaseFee: this.#miner.nextBaseFee(),
       account: this.#world.head.account(fromKey),
       existing: this.#pool.at(fromKey, tx.nonce),
-      known: this.#pool.get(hashKey) !== undefined || this.#window.included(hashKey) !== undefined,
+      pending: this.#pool.get(hashKey) !== undefined,
+      included: this.#window.included(hashKey) !== undefined,
     })
     const entry: PendingTx = { tx, hash, from: from.bytes, seq: this.#pool.nextSeq() }
     this.#pool.add(entry)

@@ -115,7 +115,10 @@ export interface AdmissionContext {
   readonly account: AccountRecord | undefined
   /** The transaction already pending with the same sender and nonce. */
   readonly existing: PendingTx | undefined
-  readonly known: boolean
+  /** Whether this very transaction is pending. */
+  readonly pending: boolean
+  /** Whether this very transaction is in a block of the window. */
+  readonly included: boolean
 }
 
 /** The cap EIP-7825 (Osaka) puts on a transaction's gas. */
@@ -123,7 +126,7 @@ export const TX_GAS_CAP = 1n << 24n
 
 /** Geth's pool rules, in geth's order. Throws the first that fails. */
 export function checkAdmission(tx: TypedTransaction, sender: Address, context: AdmissionContext): void {
-  if (context.known) throw new TxRejectedError('already known')
+  if (context.pending) throw new TxRejectedError('already known')
   if (tx.gasLimit > context.blockGasLimit) throw new TxRejectedError('exceeds block gas limit')
   if (tx.common.isActivatedEIP(7825) && tx.gasLimit > TX_GAS_CAP) {
     throw new TxRejectedError(`transaction gas limit too high (cap: ${TX_GAS_CAP}, tx: ${tx.gasLimit})`)
@@ -138,7 +141,10 @@ export function checkAdmission(tx: TypedTransaction, sender: Address, context: A
   const minimum = getMinimumGasLimit(tx, sender)
   if (tx.gasLimit < minimum) throw new IntrinsicGasError(tx.gasLimit, minimum)
   const nonce = context.account?.nonce ?? 0n
+  // A transaction already mined fails here, as in geth (whose pool forgets it once mined).
   if (tx.nonce < nonce) throw new NonceTooLowError(nonce, tx.nonce)
+  // Mined, and its nonce given back since (anvil_setNonce): one hash is never in two places.
+  if (context.included) throw new TxRejectedError('already known')
   if (context.nextBaseFee !== undefined && feeCap < context.nextBaseFee) {
     throw new TxRejectedError(`max fee per gas less than block base fee: address ${sender.toString()}, maxFeePerGas: ${feeCap}, baseFee: ${context.nextBaseFee}`)
   }

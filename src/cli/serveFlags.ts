@@ -57,8 +57,9 @@ export function serveHelp(defaultHardfork: string, hardforks: readonly string[])
   return `Usage: ringchain serve [options]
 
 Serves an in-memory proof-of-stake EVM chain over JSON-RPC: HTTP POST /v3/<KEY> and
-WebSocket /ws/v3/<KEY> on one port. Ready means answering: the banner (or the --json line)
-is printed once the server accepts requests.
+WebSocket /ws/v3/<KEY> on one port; without --api-key, / too (the default key, ringchain).
+Ready means answering: the banner (or the --json line) is printed once the server accepts
+requests.
 
 Server
   --port <n>               port; 0 picks a free one                  (default 8545)

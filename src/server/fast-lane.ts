@@ -1,4 +1,5 @@
 // The fast lane of the HTTP side. Nearly all traffic is one shape: `POST /v3/<valid key> HTTP/1.1`
+// (or `POST /` on a server with a root key)
 // with a Content-Length body that has fully arrived. Those requests are read and answered here,
 // straight on the socket: node:http's IncomingMessage, ServerResponse and header objects cost more
 // CPU per request than the JSON-RPC work itself (13.5 µs against ~1.5, `npm run bench`).
@@ -17,7 +18,7 @@ import type { Socket } from 'node:net'
 import type { ApiKeys } from './api-keys.js'
 import type { ConnectionLimit } from './limits.js'
 import { describeError } from './log.js'
-import { HTTP_PREFIX, matchKeyPath } from './routes.js'
+import { HTTP_PREFIX, routeKey } from './routes.js'
 import type { Logger, Session } from './types.js'
 
 /** What the lane needs from the rest of the HTTP side. */
@@ -297,7 +298,7 @@ class Connection {
 
   #accept(target: string): boolean {
     if (!TARGET.test(target)) return false
-    const key = matchKeyPath(target, HTTP_PREFIX)
+    const key = routeKey(target, HTTP_PREFIX, this.#lane.options.keys.root)
     if (typeof key !== 'string' || !this.#lane.options.keys.accepts(key)) return false
     this.#target = target
     this.#session = this.#lane.options.session(key, this.#socket)

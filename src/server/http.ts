@@ -1,6 +1,6 @@
-// The HTTP side of the transport: `POST /v3/<KEY>` in, the handler's answer out, with CORS, the
-// body and nesting limits and every status the transport decides on its own
-// (403/401/404/405/413/415/426/503).
+// The HTTP side of the transport: `POST /v3/<KEY>` (or `POST /` as the root key) in, the
+// handler's answer out, with CORS, the body and nesting limits and every status the transport
+// decides on its own (403/401/404/405/413/415/426/503).
 // It reads the body and writes the response; the JSON-RPC inside is the handler's business, and
 // sockets, listening and shutdown belong to server.ts. This runs per request: fixed answers and
 // their headers are built once at load time.
@@ -22,7 +22,7 @@ import {
   tooLargeBody,
   tooManyConnectionsBody,
 } from './responses.js'
-import { HTTP_PREFIX, KEY_MISSING, NOT_OURS, WS_PREFIX, matchKeyPath } from './routes.js'
+import { HTTP_PREFIX, KEY_MISSING, NOT_OURS, WS_PREFIX, matchKeyPath, routeKey } from './routes.js'
 import type { Logger, RpcHandler, Session } from './types.js'
 
 /** A response the transport gives without asking the handler; every body is a JSON-RPC error. */
@@ -184,7 +184,7 @@ export class HttpEndpoint {
       return
     }
     const url = req.url ?? '/'
-    const key = matchKeyPath(url, HTTP_PREFIX)
+    const key = routeKey(url, HTTP_PREFIX, this.#keys.root)
     if (key === NOT_OURS) {
       this.#refuse(req, res, matchKeyPath(url, WS_PREFIX) === NOT_OURS ? NOT_FOUND : UPGRADE_REQUIRED)
       return

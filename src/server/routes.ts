@@ -1,5 +1,7 @@
 // Which API key a request path names. Owns the path shapes `/v3/<KEY>` (HTTP) and
-// `/ws/v3/<KEY>` (WebSocket), their query strings and a trailing slash. It does not decide
+// `/ws/v3/<KEY>` (WebSocket), their query strings and a trailing slash, and the root `/`, which
+// stands for one key when the server has a root key (clients default to a URL without a path).
+// It does not decide
 // whether the key is valid (api-keys.ts) nor what status a mismatch gets (http.ts, websocket.ts).
 // Plain string scanning, no URL object: this runs once per request on the hot path.
 
@@ -15,6 +17,17 @@ export const NOT_OURS: unique symbol = Symbol('not ours')
 export type PathMatch = string | typeof KEY_MISSING | typeof NOT_OURS
 
 const SLASH = 0x2f
+const QUESTION_MARK = 0x3f
+
+/**
+ * The API key a request target names: one under `prefix`, or `rootKey` for the root (`/`, `/?…`);
+ * without a root key the root is not ours.
+ * @example routeKey('/', '/v3', 'ringchain') // 'ringchain'
+ */
+export function routeKey(url: string, prefix: string, rootKey: string | undefined): PathMatch {
+  if (rootKey !== undefined && url.charCodeAt(0) === SLASH && (url.length === 1 || url.charCodeAt(1) === QUESTION_MARK)) return rootKey
+  return matchKeyPath(url, prefix)
+}
 
 /**
  * Reads the API key from a request target under `prefix`.

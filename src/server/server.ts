@@ -25,6 +25,12 @@ export interface ServerOptions {
   port?: number | undefined
   /** Accepted API keys. Empty or absent: any non-empty key is accepted. */
   apiKeys?: readonly string[] | undefined
+  /**
+   * The API key the root path `/` stands for, over HTTP and WebSocket, for clients that default to
+   * a URL without a path (`http://127.0.0.1:8545`); it passes the same key check as any other.
+   * Absent: `/` is not served (404).
+   */
+  rootKey?: string | undefined
   /** Largest HTTP request body, in bytes; larger ones get 413. Default 5 MiB. */
   maxBodyBytes?: number | undefined
   /** Largest WebSocket message, in bytes; a larger one closes the connection with 1009. Default 5 MiB. */
@@ -98,7 +104,7 @@ export async function startServer(handler: RpcHandler, options: ServerOptions = 
   const maxJsonDepth = positive('maxJsonDepth', options.maxJsonDepth, 64)
   const graceMs = nonNegative('shutdownGraceMs', options.shutdownGraceMs, 2_000)
   const logger = options.logger ?? stderrLogger
-  const keys = new ApiKeys(options.apiKeys)
+  const keys = new ApiKeys(options.apiKeys, options.rootKey)
   const connections = new ConnectionLimit(positive('maxConnections', options.maxConnections, 1_000), logger)
 
   const http = new HttpEndpoint(handler, keys, { maxBodyBytes, maxJsonDepth, connections }, logger)

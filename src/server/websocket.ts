@@ -1,6 +1,7 @@
-// The WebSocket side of the transport: upgrades on `/ws/v3/<KEY>`, one handler call per message,
-// pushes through Session.send and close callbacks through Session.onClose. Bad paths and keys are
-// refused with a raw HTTP response before the handshake, so no WebSocket ever opens for them.
+// The WebSocket side of the transport: upgrades on `/ws/v3/<KEY>` (or `/` as the root key), one
+// handler call per message, pushes through Session.send and close callbacks through
+// Session.onClose. Bad paths and keys are refused with a raw HTTP response before the handshake,
+// so no WebSocket ever opens for them.
 // Message size is `ws`'s maxPayload (it closes with 1009 itself); this file adds the nesting
 // limit, a heartbeat that ends clients gone silent, and a cap on what a client that does not read
 // may leave queued. Listening and the shutdown grace period belong to server.ts; JSON-RPC (ids,
@@ -23,7 +24,7 @@ import {
   tooDeepBody,
   tooManyConnectionsBody,
 } from './responses.js'
-import { KEY_MISSING, NOT_OURS, WS_PREFIX, matchKeyPath } from './routes.js'
+import { KEY_MISSING, NOT_OURS, WS_PREFIX, routeKey } from './routes.js'
 import type { Logger, RpcHandler, Session } from './types.js'
 
 const REFUSE_NOT_FOUND = rawResponse(404, 'Not Found', 'application/json', NOT_FOUND_BODY)
@@ -206,7 +207,7 @@ export class WebSocketEndpoint {
     // Node drops its own error listener on upgrade: without ours a reset would crash the process.
     socket.on('error', ignore)
     if (this.#limits.connections.refuses(socket)) return refuse(socket, this.#refuseBusy)
-    const key = matchKeyPath(req.url ?? '/', WS_PREFIX)
+    const key = routeKey(req.url ?? '/', WS_PREFIX, this.#keys.root)
     if (key === NOT_OURS) return this.#refuse(socket, REFUSE_NOT_FOUND, '404 not found')
     if (key === KEY_MISSING) return this.#refuse(socket, REFUSE_KEY_REQUIRED, '403 API key required')
     if (!this.#keys.accepts(key)) return this.#refuse(socket, REFUSE_INVALID_KEY, '401 invalid API key')

@@ -1,5 +1,6 @@
 import { createAccessList2930Tx, createEOACode7702Tx } from '@ethereumjs/tx'
 import { bytesToHex, eoaCode7702SignAuthorization, hexToBytes } from '@ethereumjs/util'
+import { createPublicClient, custom } from 'viem'
 import { afterEach, expect, test } from 'vitest'
 import { createRingchain, type Ringchain } from '../../src/index.js'
 import { STORE_INITCODE, storeCalldata } from '../helpers/chain.js'
@@ -55,4 +56,49 @@ test('args: an authorization list counts in the estimate and delegates during it
   const receipt = (await rc.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { status: string }
   expect(receipt.status).toBe('0x1')
   expect(await rc.request({ method: 'eth_getStorageAt', params: [b.address, '0x3', 'latest'] })).toBe(bytesToHex(storeCalldata(0n, 9n).subarray(32)))
+})
+
+/** Init code that loops until its gas runs out: JUMPDEST PUSH1 0 JUMP. */
+const LOOP = '0x5b600056'
+
+async function estimateError(rc: Ringchain, call: Record<string, string>): Promise<{ code: number; message: string }> {
+  try {
+    await rc.request({ method: 'eth_estimateGas', params: [call] })
+  } catch (e) {
+    return e as { code: number; message: string }
+  }
+  throw new Error('the estimate succeeded')
+}
+
+test('error: a call out of gas even at the cap: gas required exceeds allowance (cap), -32000', async () => {
+  const { rc, a } = await setup()
+  // The gas asked for is the cap (a smaller one than the chain's keeps the loop short).
+  expect(await estimateError(rc, { from: a.address, data: LOOP, gas: '0x100000' })).toEqual(
+    expect.objectContaining({ code: -32000, message: 'gas required exceeds allowance (1048576)' }),
+  )
+})
+
+test('args: maxFeePerGas: the cap is what the balance pays for, as geth', async () => {
+  const { rc } = await setup()
+  const poor = '0x00000000000000000000000000000000000000bb'
+  const fee = 10n ** 10n
+  await rc.request({ method: 'anvil_setBalance', params: [poor, `0x${(100_000n * fee + 5n).toString(16)}`] })
+  expect((await estimateError(rc, { from: poor, data: LOOP, maxFeePerGas: `0x${fee.toString(16)}` })).message).toBe('gas required exceeds allowance (100000)')
+  // The value is set aside first.
+  expect((await estimateError(rc, { from: poor, data: LOOP, maxFeePerGas: `0x${fee.toString(16)}`, value: `0x${(50_000n * fee).toString(16)}` })).message).toBe('gas required exceeds allowance (50000)')
+  // Below a plain transfer's cost: nothing runs.
+  expect((await estimateError(rc, { from: poor, to: poor, maxFeePerGas: `0x${(fee * 10n).toString(16)}` })).message).toBe('gas required exceeds allowance (10000)')
+  // A value the balance does not exceed.
+  expect((await estimateError(rc, { from: poor, to: poor, maxFeePerGas: '0x1', value: `0x${(100_000n * fee + 5n).toString(16)}` })).message).toBe('insufficient funds for transfer')
+  // No fee: no cap from the balance, but the value must still be there.
+  expect(await rc.request({ method: 'eth_estimateGas', params: [{ from: poor, to: poor, value: '0x1' }] })).toBe('0x5208')
+  expect((await estimateError(rc, { from: poor, to: poor, value: `0x${(100_000n * fee + 6n).toString(16)}` })).message).toMatch(/^insufficient funds for gas \* price \+ value: /)
+})
+
+test('behavior: viem: estimateGas of a call that never ends reports geth\'s allowance error', async () => {
+  // A small block gas limit keeps the loop short (viem sends no gas with an estimate).
+  const rc = await createRingchain({ deterministic: true, blockGasLimit: 1_000_000n })
+  open.push(rc)
+  const client = createPublicClient({ transport: custom(rc) })
+  await expect(client.estimateGas({ account: rc.accounts[0]!.address, data: LOOP })).rejects.toThrow(/gas required exceeds allowance \(1000000\)/)
 })

@@ -55,7 +55,7 @@ test('behavior: a raw transaction is recorded as a send with its hash and outcom
   const steps = parseScenario(readFileSync(path, 'utf8')).document.steps
   expect(steps).toEqual([
     { send: { raw }, expect: { hash: '0x19fa6ea9fcee6a26d92971e2cea3657b02c36962b82b546ff8e018f4a7cbb3ab', is: 'included', status: '0x1', gasUsed: '0x5208' } },
-    { send: { raw }, expect: { error: { code: -32000, message: 'already known' } } },
+    { send: { raw }, expect: { error: { code: -32000, message: 'nonce too low: next nonce 1, tx nonce 0' } } },
   ])
   expect((await runScenario(path)).status).toBe('passed')
 })

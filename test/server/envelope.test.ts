@@ -280,9 +280,25 @@ describe('authentication and routing', () => {
     expect((await post(`${base(open)}/v3/`, '{}')).status).toBe(403)
   })
 
+  test('behavior: / serves the default key: the same chain as /v3/ringchain, over HTTP and WebSocket', async () => {
+    const rc = await start()
+    expect(rc.httpUrl).toBe(`${base(rc)}/v3/ringchain`)
+    await exchange(rc, JSON.stringify(request(1, 'evm_mine')))
+    const viaRoot = await post(`${base(rc)}/`, JSON.stringify(request(1, 'eth_blockNumber')))
+    expect(viaRoot.status).toBe(200)
+    expect(JSON.parse(viaRoot.text)).toEqual({ jsonrpc: '2.0', id: 1, result: '0x1' })
+    expect(JSON.parse(await wsRoundTrip(`ws://127.0.0.1:${rc.port}/`, JSON.stringify(request(2, 'eth_blockNumber'))))).toEqual({ jsonrpc: '2.0', id: 2, result: '0x1' })
+  })
+
+  test('error: with --api-key keys configured, / is not served (404): every request names its key', async () => {
+    const rc = await start({ apiKeys: ['k'] })
+    expect((await post(`${base(rc)}/`, JSON.stringify(request(1, 'eth_chainId')))).status).toBe(404)
+    expect((await refusedUpgrade(`ws://127.0.0.1:${rc.port}/`)).status).toBe(404)
+  })
+
   test('error: other paths get 404', async () => {
     const rc = await start()
-    for (const path of ['/', '/v2/ringchain', '/v3/ringchain/extra', '/ringchain', '/v4/ringchain']) {
+    for (const path of ['/v2/ringchain', '/v3/ringchain/extra', '/ringchain', '/v4/ringchain']) {
       const answer = await post(base(rc) + path, JSON.stringify(request(1, 'eth_chainId')))
       expect(answer.status, path).toBe(404)
     }

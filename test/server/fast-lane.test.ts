@@ -651,6 +651,32 @@ describe('limits and refusals', { timeout: 5_000 }, () => {
     expect(viaNode).toEqual([`POST /v3/${KEY}`])
   })
 
+  test('behavior: POST / is served on the fast lane as the root key; without a root key node:http answers 404', async () => {
+    const whose: RpcHandler = async (_body, session) => JSON.stringify(session.apiKey)
+    const rooted = await start(whose, { rootKey: 'root-key' })
+    const viaNode = nodeHttpRequests(rooted)
+    const client = await RawClient.open(rooted.port)
+    const root = (body: string, target = '/') => `POST ${target} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+    client.write(root('{}'))
+    client.write(root('{}', '/?a=b'))
+    client.write(fastRequest('{}'))
+    const replies = await client.next(3)
+    expect(replies.map((reply) => [reply.status, reply.body])).toEqual([
+      [200, '"root-key"'],
+      [200, '"root-key"'],
+      [200, `"${KEY}"`],
+    ])
+    expect(viaNode).toEqual([])
+
+    const bare = await start(whose)
+    const bareViaNode = nodeHttpRequests(bare)
+    const other = await RawClient.open(bare.port)
+    other.write(root('{}'))
+    const [notFound] = await other.next(1)
+    expect(notFound!.status).toBe(404)
+    expect(bareViaNode).toEqual(['POST /'])
+  })
+
   test('error: a key not in apiKeys gets 401; a valid key then an invalid one on a connection gives 200 then 401', async () => {
     const server = await start(echo, { apiKeys: [KEY] })
     const viaNode = nodeHttpRequests(server)

@@ -222,6 +222,34 @@ describe('http', { timeout: 5_000 }, () => {
     }
   })
 
+  test('args: rootKey: POST / and /?query are served as the root key', async () => {
+    const server = await start(async (_body, session) => JSON.stringify(session.apiKey), { rootKey: 'root-key' })
+    for (const path of ['/', '/?x=1']) {
+      const res = await post(server.httpBase + path, '{}')
+      expect(res.status, path).toBe(200)
+      expect(await res.json()).toBe('root-key')
+    }
+    // The key paths keep their meaning.
+    expect(await (await post(server.urls(KEY).httpUrl, '{}')).json()).toBe(KEY)
+    // Only the root itself: other paths are still not ours.
+    expect((await post(`${server.httpBase}/x`, '{}')).status).toBe(404)
+  })
+
+  test('args: rootKey: a WebSocket upgrade on / is a session of the root key', async () => {
+    const server = await start(async (_body, session) => JSON.stringify(session.apiKey), { rootKey: 'root-key' })
+    const ws = await openWs(`${server.wsBase}/`)
+    const answer = new Promise<string>((resolve) => ws.once('message', (data) => resolve(String(data))))
+    ws.send('{}')
+    expect(await answer).toBe('"root-key"')
+    ws.close()
+  })
+
+  test('error: rootKey: a root key that the configured keys do not accept is refused with 401', async () => {
+    const server = await start(echo, { apiKeys: [KEY], rootKey: 'other' })
+    expect((await post(`${server.httpBase}/`, '{}')).status).toBe(401)
+    expect((await refusedUpgrade(`${server.wsBase}/`)).status).toBe(401)
+  })
+
   test('error: the WebSocket path over plain HTTP gets 426', async () => {
     const server = await start()
     const res = await fetch(server.urls(KEY).wsUrl.replace('ws:', 'http:'))

@@ -4,26 +4,39 @@
  * geth's search, made exact: the first run at the cap tells what the call uses; most calls
  * succeed with exactly that (two runs in all). Those that need more (the SSTORE stipend check,
  * the 63/64 of gas a CALL keeps back) try geth's optimistic limit, then a binary search down to
- * the gas unit. As in geth, a limit below what the unconstrained run used is taken to fail.
+ * the gas unit. As in geth, a limit below what the unconstrained run used is taken to fail, the
+ * cap is what the balance pays for when the call names a fee, and a call out of gas even at the
+ * cap answers `gas required exceeds allowance (cap)`.
  * Owns: the search. Leaves each run to `executor.ts`.
  */
-import { ExecutionFailedError } from '../errors.js'
+import { bytesToUnprefixedHex } from '@ethereumjs/util'
+import { GasAllowanceError } from '../errors.js'
 import { callError, callGas, prepareCall } from './call.js'
 import type { CallExecutor, CallView } from './executor.js'
+import { callPricing, capByAllowance } from './fees.js'
 import type { CallParams } from './params.js'
 
 /** The stipend a value-carrying CALL adds (geth adds it to its optimistic guess). */
 const CALL_STIPEND = 2300n
+/** A gas limit below a plain transfer's is no limit to geth's estimator: it searches up to the cap. */
+const TX_GAS = 21_000n
+const ZERO_ADDRESS = new Uint8Array(20)
+/** ethereumjs's text for running out of gas. */
+const OUT_OF_GAS = 'out of gas'
 
 /** The least gas with which `params` succeeds on `view`. */
 export async function estimateGas(executor: CallExecutor, params: CallParams, view: CallView): Promise<bigint> {
   const call = prepareCall(params, executor.common)
-  const cap = callGas(params.gas, view)
+  const balance = view.state.account(bytesToUnprefixedHex(params.from ?? ZERO_ADDRESS))?.balance ?? 0n
+  const asked = params.gas !== undefined && params.gas >= TX_GAS ? params.gas : undefined
+  const cap = capByAllowance(callPricing(params, view.header.baseFeePerGas), callGas(asked, view), params.value ?? 0n, balance)
   const least = call.intrinsic > call.floor ? call.intrinsic : call.floor
-  if (cap < least) throw new ExecutionFailedError(`intrinsic gas too low: gas ${cap}, minimum needed ${least}`)
+  if (cap < least) throw new GasAllowanceError(cap)
   // Only the first run reports its console.log lines: the search's probes would repeat them.
   const first = await executor.run(call, view, cap, 'estimateGas')
   const failure = first.execResult.exceptionError
+  // Out of gas even at the cap: geth's answer names the cap, not the fault.
+  if (failure?.error === OUT_OF_GAS) throw new GasAllowanceError(cap)
   if (failure !== undefined) throw callError(failure.error, first.execResult.returnValue)
   // Nothing ran (a transfer to an account without code): the fixed costs are exact, as geth's plain-transfer shortcut answers.
   if (first.execResult.executionGasUsed === 0n) return least

@@ -4,8 +4,9 @@
  * rebuilds its opcode table for each).
  *
  * Owns: that VM and its state view, the reset between runs, the block a call runs in (kept per
- * header), and one run of a call as a transaction's execution would run it: warm addresses,
- * sender nonce bump, EIP-7702 authorizations, then the message.
+ * header), and one run of a call as a transaction's execution would run it: fee checks and the
+ * gas bought up front (`fees.ts`), warm addresses, sender nonce bump, EIP-7702 authorizations,
+ * then the message.
  * Leaves to others: what to run and how often (`call.ts`, `estimate.ts`, `../accessList.ts`),
  * which state and block (`chain.ts`).
  */
@@ -18,6 +19,7 @@ import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { StateReader } from '../state.js'
 import { RingStateManager } from '../stateManager.js'
 import { applyAuthorizations } from './authorizations.js'
+import { callPricing, chargeForGas, checkFeeCaps } from './fees.js'
 import type { CallParams } from './params.js'
 import { attachConsole, type ConsoleCall } from '../console/attach.js'
 import { reportExecution, wantsConsole, type ConsoleSource, type ExecutionReporter } from '../console/report.js'
@@ -104,9 +106,11 @@ export class CallExecutor {
     const { params } = call
     const from = new Address(params.from ?? ZERO_ADDRESS)
     const to = params.to === undefined ? undefined : new Address(params.to)
-    const gasPrice = params.gasPrice ?? params.maxFeePerGas ?? 0n
+    const baseFee = view.header.baseFeePerGas
+    const pricing = callPricing(params, baseFee)
+    checkFeeCaps(pricing, from, baseFee)
     // A call that pays nothing sees a base fee of 0, as in geth (its NoBaseFee rule for calls).
-    const block = this.block(view.header, gasPrice === 0n ? 0n : undefined)
+    const block = this.block(view.header, pricing.gasPrice === 0n ? 0n : undefined)
     this.#sm.reset(view.state)
     if (this.#common.isActivatedEIP(2929)) {
       for (const address of evm.precompiles.keys()) evm.journal.addAlwaysWarmAddress(address)
@@ -119,8 +123,10 @@ export class CallExecutor {
         for (const key of entry.storageKeys) evm.journal.addAlwaysWarmSlot(address, bytesToUnprefixedHex(key), true)
       }
     }
-    // The sender's nonce goes up before the authorizations are applied, as in a transaction.
+    // The sender pays for the gas up front (geth's buyGas, refused when the balance falls short),
+    // and its nonce goes up before the authorizations are applied, as in a transaction.
     const sender = (await this.#sm.getAccount(from)) ?? new Account()
+    sender.balance -= chargeForGas(pricing, gas, params.value ?? 0n, from, sender.balance)
     sender.nonce++
     await evm.journal.putAccount(from, sender)
     let refund = 0n
@@ -135,8 +141,9 @@ export class CallExecutor {
       value: params.value ?? 0n,
       data: params.data ?? EMPTY,
       gasLimit: gas - call.intrinsic,
-      gasPrice,
+      gasPrice: pricing.gasPrice,
       block,
+      // The balance was checked above, value included.
       skipBalance: true,
       skipNonceIncrement: true,
     })

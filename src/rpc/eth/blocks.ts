@@ -33,7 +33,7 @@ export function blockMethods(chainFor: ChainFor) {
   return {
     eth_blockNumber: defineMethod(none, async (_p, ctx) => toQuantity((await chainFor(ctx)).head.number)),
 
-    eth_getBlockByNumber: defineMethod([blockNumber, optional(bool, false)], async ([block, full], ctx) => {
+    eth_getBlockByNumber: defineMethod([blockNumber, bool], async ([block, full], ctx) => {
       const chain = await chainFor(ctx)
       if (block.kind === 'tag' && block.tag === 'pending') {
         const { record } = await chain.pendingBlock()
@@ -43,7 +43,7 @@ export function blockMethods(chainFor: ChainFor) {
       return record === undefined ? null : blockResult(record, full)
     }),
 
-    eth_getBlockByHash: defineMethod([hash, optional(bool, false)], async ([h, full], ctx) => {
+    eth_getBlockByHash: defineMethod([hash, bool], async ([h, full], ctx) => {
       const record = (await chainFor(ctx)).blockByHash(h)
       return record === undefined ? null : blockResult(record, full)
     }),

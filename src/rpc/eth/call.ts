@@ -21,6 +21,7 @@ export const callParams = (req: TransactionRequest) => ({
   ...(req.gas === undefined ? {} : { gas: req.gas }),
   ...(req.gasPrice === undefined ? {} : { gasPrice: req.gasPrice }),
   ...(req.maxFeePerGas === undefined ? {} : { maxFeePerGas: req.maxFeePerGas }),
+  ...(req.maxPriorityFeePerGas === undefined ? {} : { maxPriorityFeePerGas: req.maxPriorityFeePerGas }),
   ...(req.value === undefined ? {} : { value: req.value }),
   ...(req.data === undefined ? {} : { data: req.data }),
   ...(req.accessList === undefined ? {} : { accessList: req.accessList }),

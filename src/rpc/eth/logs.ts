@@ -2,7 +2,7 @@
  * `eth_getLogs`, and the matching of a log against a filter that filters and subscriptions share.
  *
  * Owns: block ranges over the window (refused the other way round, before the window or past the
- * head, in geth's words). Leaves the logs, computed when their block was mined, to `src/chain/`.
+ * head, in geth's words) and `unknown block` for a block hash the window does not hold. Leaves the logs, computed when their block was mined, to `src/chain/`.
  */
 import { equalsBytes } from '@ethereumjs/util'
 import type { Chain } from '../../chain/chain.js'
@@ -10,7 +10,7 @@ import { BlockOutOfWindowError } from '../../chain/errors.js'
 import type { BlockRecord, LogRecord } from '../../chain/types.js'
 import { numberOf, type ChainFor } from '../context.js'
 import { defineMethod, type Registry } from '../dispatcher.js'
-import { InvalidParamsError } from '../errors.js'
+import { InvalidParamsError, ServerError } from '../errors.js'
 import { logObject } from '../format.js'
 import { logFilter, type LogFilter } from '../params/logFilter.js'
 
@@ -30,7 +30,10 @@ export function matches(log: LogRecord, criteria: LogFilter): boolean {
 export function logsOf(chain: Chain, criteria: LogFilter): unknown[] {
   let blocks: BlockRecord[]
   if (criteria.blockHash !== undefined) {
-    blocks = [chain.resolveBlock({ kind: 'hash', hash: criteria.blockHash })]
+    const block = chain.blockByHash(criteria.blockHash)
+    // geth's filter system: -32000 `unknown block` (not the -32001 of block reads).
+    if (block === undefined) throw new ServerError('unknown block')
+    blocks = [block]
   } else {
     const from = criteria.fromBlock === undefined ? chain.head.number : numberOf(chain, criteria.fromBlock)
     const to = criteria.toBlock === undefined ? chain.head.number : numberOf(chain, criteria.toBlock)
