@@ -18,7 +18,7 @@
  * EIP-8037 two-dimensional gas, EIP-7843 slot numbers, EIP-7864 binary trees) keep ethereumjs's
  * builder as it is.
  */
-import { createBlock, type Block } from '@ethereumjs/block'
+import { Block, createBlock } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
 import { Blob4844Tx, NetworkWrapperType, createMinimal4844TxFromNetworkWrapper, type TypedTransaction } from '@ethereumjs/tx'
 import { EthereumJSErrorWithoutCode, TypeOutput, toType } from '@ethereumjs/util'
@@ -106,6 +106,18 @@ class LeanBlockBuilder extends BlockBuilder {
     this.gasUsed += result.blockGasSpent
     state._minerValue += result.minerValue
     return result
+  }
+
+  /**
+   * `BlockBuilder.build`, with the block holding the very transactions that were run: ethereumjs
+   * makes each one again from its fields, which loses what the pool's transaction had cached (its
+   * hash, its sender) and costs a copy. The header is ethereumjs's as built.
+   */
+  override async build(sealOpts?: Parameters<BlockBuilder['build']>[0]): ReturnType<BlockBuilder['build']> {
+    const built = await super.build(sealOpts)
+    const { header, withdrawals } = built.block
+    const block = new Block(header, this.#state.transactions, [], withdrawals, this.#state.blockOpts)
+    return { ...built, block }
   }
 
   override async transactionsTrie(): Promise<Uint8Array> {

@@ -331,5 +331,16 @@ export class Miner {
 /** The record a block is kept as: its receipts and logs computed once, now. */
 function blockRecord(block: Block, senders: readonly Uint8Array[], results: readonly RunTxResult[]): BlockRecord {
   const { transactions, logs } = buildIncluded(block, senders, results)
-  return { block, hash: block.hash(), number: block.header.number, transactions, logs, size: block.serialize().length }
+  let size: number | undefined
+  // Only block answers read the size: encoding the whole block for it waits until one asks.
+  return {
+    block,
+    hash: block.hash(),
+    number: block.header.number,
+    transactions,
+    logs,
+    get size() {
+      return (size ??= block.serialize().length)
+    },
+  }
 }
