@@ -10,7 +10,7 @@
  */
 import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import { Address, bytesToUnprefixedHex, hexToBytes } from '@ethereumjs/util'
+import { Address, hexToBytes } from '@ethereumjs/util'
 import { createVM, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { startBlock } from './builder.js'
 import type { Clock } from './clock.js'
@@ -24,6 +24,7 @@ import { answerIdleRequestCalls } from './systemContracts.js'
 import type { BlockRecord, MiningMode, PendingTx } from './types.js'
 import { upfrontCost } from './validate.js'
 import type { BlockWindow } from './window.js'
+import { keyOf } from './encoding.js'
 
 /** What the blocks to come are built with. Test controls change it; a snapshot keeps it. */
 export interface BlockSettings {
@@ -258,7 +259,7 @@ export class Miner {
     await this.#world.commit(this.#sm.changes, computed, block.header.number)
     this.#preimages.commit(block.header.number, this.#world.changedSlots(block.header.number))
     this.#sm.reset()
-    for (const entry of [...included, ...dropped]) this.#pool.remove(bytesToUnprefixedHex(entry.hash))
+    for (const entry of [...included, ...dropped]) this.#pool.remove(keyOf(entry.hash))
     const record = blockRecord(block, senders, results)
     this.#writes.finishBlock(record)
     this.push(record)
@@ -295,7 +296,7 @@ export class Miner {
     const baseFee = this.nextBaseFee()
     const blocked = new Set<string>()
     for (const entry of candidates) {
-      const from = bytesToUnprefixedHex(entry.from)
+      const from = keyOf(entry.from)
       if (blocked.has(from)) continue
       const tx = entry.tx
       const account = sm.accountRecord(from)
@@ -318,7 +319,7 @@ export class Miner {
         blocked.add(from)
         if (/blob gas limit|remaining gas/.test((e as Error).message)) continue
         dropped.push(entry)
-        this.#logger.error(`dropped transaction 0x${bytesToUnprefixedHex(entry.hash)}: ${(e as Error).message}`)
+        this.#logger.error(`dropped transaction 0x${keyOf(entry.hash)}: ${(e as Error).message}`)
       }
     }
     const { block } = await builder.build()
