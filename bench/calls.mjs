@@ -6,7 +6,9 @@
 //
 //   npm run build && node bench/calls.mjs [iterations] [--dist path/to/dist]
 //
-// To compare two builds, run each in turn in one session, alternating, and compare the ratios.
+// To compare two builds, run each in turn in one session, alternating, and compare the ratios. On a
+// loaded machine the CPU time per call (process.cpuUsage, garbage collection included) is the
+// steadier figure.
 
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
 import { hexToBytes } from '@ethereumjs/util'
@@ -37,9 +39,12 @@ await request('eth_sendTransaction', [{ from: a.address, to: store, data: `0x${w
 async function time(label, fn, n = N) {
   for (let i = 0; i < Math.min(50, n); i++) await fn(i)
   const started = performance.now()
+  const cpu = process.cpuUsage()
   for (let i = 0; i < n; i++) await fn(i)
   const ms = (performance.now() - started) / n
-  console.log(`${label.padEnd(44)} ${ms.toFixed(3)} ms`)
+  const used = process.cpuUsage(cpu)
+  const cpuMs = (used.user + used.system) / 1000 / n
+  console.log(`${label.padEnd(46)} ${ms.toFixed(3)} ms  (cpu ${cpuMs.toFixed(3)} ms)`)
 }
 
 const read = { from: a.address, to: store, data: `0x${word(1)}` }

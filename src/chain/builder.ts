@@ -2,9 +2,10 @@
  * Building a block on the mining VM: ethereumjs's `BlockBuilder` (header fields, system calls,
  * requests, sealing), with the work it repeats for nothing taken out.
  *
- * Owns: adding transactions to the block being built and the transaction and receipt trie roots.
- * The header, the system calls, the requests and the final block stay ethereumjs's, so the block
- * and its hash are the ones its `BlockBuilder` makes (a test builds both and compares).
+ * Owns: adding transactions to the block being built, the transaction and receipt trie roots, and
+ * the final block's transactions (the objects that ran, not copies). The header, the system calls
+ * and the requests stay ethereumjs's, so the block and its hash are the ones its `BlockBuilder`
+ * makes (a test builds both and compares).
  * Leaves to others: which transactions go in and in what order (`chain.ts`), state (the VM's state
  * manager), receipt records (`receipts.ts`).
  *
@@ -18,7 +19,7 @@
  * EIP-8037 two-dimensional gas, EIP-7843 slot numbers, EIP-7864 binary trees) keep ethereumjs's
  * builder as it is.
  */
-import { createBlock, type Block } from '@ethereumjs/block'
+import { Block, createBlock } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
 import { Blob4844Tx, NetworkWrapperType, createMinimal4844TxFromNetworkWrapper, type TypedTransaction } from '@ethereumjs/tx'
 import { EthereumJSErrorWithoutCode, TypeOutput, toType } from '@ethereumjs/util'
@@ -56,6 +57,8 @@ interface BuilderState {
 class LeanBlockBuilder extends BlockBuilder {
   /** The block every transaction of this one runs in: the header as built so far, with no gas used. */
   #context: Block | undefined
+  /** While `build` runs: the transactions of the block. */
+  #ran: TypedTransaction[] | undefined
 
   constructor(vm: VM, opts: BuildBlockOpts) {
     super(vm, opts)
@@ -108,13 +111,40 @@ class LeanBlockBuilder extends BlockBuilder {
     return result
   }
 
+  /**
+   * `BlockBuilder.build`, with the block holding the very transactions that were run. ethereumjs
+   * makes each one again from its fields for its block, which costs a copy and loses what the
+   * pool's transaction has cached (its hash, its sender): here its block gets none (the roots
+   * come from `#ran`), and the block returned is its header with the transactions that ran.
+   */
+  override async build(sealOpts?: Parameters<BlockBuilder['build']>[0]): ReturnType<BlockBuilder['build']> {
+    const state = this.#state
+    const ran = [...state.transactions]
+    this.#ran = ran
+    state.transactions.length = 0
+    let built: Awaited<ReturnType<BlockBuilder['build']>>
+    try {
+      built = await super.build(sealOpts)
+    } finally {
+      state.transactions.push(...ran)
+      this.#ran = undefined
+    }
+    const { header, withdrawals } = built.block
+    return { ...built, block: new Block(header, ran, [], withdrawals, state.blockOpts) }
+  }
+
+  /** The transactions of the block: `build` hides them from ethereumjs's part of it. */
+  get #transactions(): readonly TypedTransaction[] {
+    return this.#ran ?? this.#state.transactions
+  }
+
   override async transactionsTrie(): Promise<Uint8Array> {
-    return indexedRoot(this.#state.transactions.map((tx) => tx.serialize()), this.#state.vm)
+    return indexedRoot(this.#transactions.map((tx) => tx.serialize()), this.#state.vm)
   }
 
   override async receiptTrie(): Promise<Uint8Array> {
-    const { transactions, transactionResults } = this.#state
-    return indexedRoot(transactionResults.map((result, i) => encodeReceipt(result.receipt, transactions[i]!.type)), this.#state.vm)
+    const transactions = this.#transactions
+    return indexedRoot(this.#state.transactionResults.map((result, i) => encodeReceipt(result.receipt, transactions[i]!.type)), this.#state.vm)
   }
 }
 

@@ -7,11 +7,13 @@
  * WebAssembly once it has compiled, each with ethereumjs's own pure-JS code as the fallback and as
  * the reference for every edge case.
  * Leaves to others: building `Common` (the chain passes `createCustomCrypto()` in); sha256 stays
- * ethereumjs's default. EIP-7702 authority recovery calls @ethereumjs/util directly and stays JS.
+ * @noble/hashes (only the digest of no bytes is kept). EIP-7702 authority recovery calls
+ * @ethereumjs/util directly and stays JS.
  */
 import { createRequire } from 'node:module'
 import { calculateSigRecovery, ecrecover as jsEcrecover } from '@ethereumjs/util'
 import { secp256k1 as nobleSecp256k1 } from '@noble/curves/secp256k1.js'
+import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 as nobleKeccak256 } from '@noble/hashes/sha3.js'
 import type { CustomCrypto } from '@ethereumjs/common'
 import type { KZG } from '@ethereumjs/util'
@@ -267,6 +269,17 @@ const fastKeccak256 = (msg: Uint8Array): Uint8Array => {
 }
 
 // ---------------------------------------------------------------------------------------------
+// sha256
+
+const SHA256_OF_NOTHING = nobleSha256(new Uint8Array(0))
+
+/**
+ * ethereumjs's sha256, with the digest of no bytes computed once: every Prague block hashes its
+ * requests (EIP-7685), and a block without any hashes nothing.
+ */
+const sha256 = (msg: Uint8Array): Uint8Array => (msg.length === 0 ? SHA256_OF_NOTHING.slice() : nobleSha256(msg))
+
+// ---------------------------------------------------------------------------------------------
 
 /**
  * The `customCrypto` for every `Common` of the chain: lazy KZG, native secp256k1 where it loads,
@@ -278,7 +291,7 @@ const fastKeccak256 = (msg: Uint8Array): Uint8Array => {
  * })
  */
 export function createCustomCrypto(options: CustomCryptoOptions = {}): CustomCrypto {
-  const customCrypto: CustomCrypto = { kzg: lazyKzg() }
+  const customCrypto: CustomCrypto = { kzg: lazyKzg(), sha256 }
   if (options.secp256k1 !== 'js') {
     // The binding itself loads on the first signature; without it these fall through to the JS code.
     customCrypto.ecrecover = nativeEcrecover

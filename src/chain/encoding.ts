@@ -6,7 +6,7 @@
  * VM's journal (`stateManager.ts`) and the block builder agree on them without importing each other.
  * Leaves to others: everything with state in it.
  */
-import { Account, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
+import { KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
 import type { AccountRecord } from './types.js'
 
 type HexSlice = (this: Uint8Array, start: number, end: number) => string
@@ -23,9 +23,51 @@ export const keyOf: (bytes: Uint8Array) => string =
     ? (bytes) => hexSlice.call(bytes, 0, bytes.length)
     : (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
 
-/** An account as its leaf in the account trie holds it (RLP of nonce, balance, storage root, code hash). */
+/**
+ * An account as its leaf in the account trie holds it: the RLP list of nonce, balance (big-endian
+ * without leading zeros), storage root and code hash. Written directly: ethereumjs's `Account`
+ * validates and converts each field on the way, a cost every changed account of every block paid.
+ */
 export function encodeAccount(record: AccountRecord): Uint8Array {
-  return new Account(record.nonce, record.balance, record.storageRoot, record.codeHash).serialize()
+  const nonce = unpadded(record.nonce)
+  const balance = unpadded(record.balance)
+  const { storageRoot, codeHash } = record
+  const payload = itemLength(nonce) + itemLength(balance) + itemLength(storageRoot) + itemLength(codeHash)
+  // The payload is at most 9 + 33 + 33 + 33 bytes: a one-byte length after 0xf8 once it reaches 56.
+  const out = new Uint8Array((payload < 56 ? 1 : 2) + payload)
+  let at = 0
+  if (payload < 56) out[at++] = 0xc0 + payload
+  else {
+    out[at++] = 0xf8
+    out[at++] = payload
+  }
+  for (const item of [nonce, balance, storageRoot, codeHash]) at = writeItem(out, at, item)
+  return out
+}
+
+/** A non-negative integer as RLP holds it: big-endian bytes without leading zeros (none for zero). */
+function unpadded(value: bigint): Uint8Array {
+  if (value === 0n) return EMPTY_BYTES
+  const hex = value.toString(16)
+  return Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex')
+}
+
+const EMPTY_BYTES = new Uint8Array(0)
+
+/** Bytes of a string item under 56 bytes: one byte under 0x80 is itself, the rest get a length byte. */
+function itemLength(bytes: Uint8Array): number {
+  if (bytes.length >= 56) throw new RangeError('account field longer than 55 bytes')
+  return bytes.length === 1 && bytes[0]! < 0x80 ? 1 : 1 + bytes.length
+}
+
+function writeItem(out: Uint8Array, at: number, bytes: Uint8Array): number {
+  if (bytes.length === 1 && bytes[0]! < 0x80) {
+    out[at] = bytes[0]!
+    return at + 1
+  }
+  out[at++] = 0x80 + bytes.length
+  out.set(bytes, at)
+  return at + bytes.length
 }
 
 /** A new account record with no code and no storage. */

@@ -10,7 +10,7 @@
  */
 import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import { Address, bytesToUnprefixedHex, hexToBytes } from '@ethereumjs/util'
+import { Address, hexToBytes } from '@ethereumjs/util'
 import { createVM, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { startBlock } from './builder.js'
 import type { Clock } from './clock.js'
@@ -26,6 +26,7 @@ import { upfrontCost } from './validate.js'
 import type { BlockWindow } from './window.js'
 import { attachConsole, type ConsoleCall } from './console/attach.js'
 import { reportExecution, wantsConsole, type ExecutionReporter } from './console/report.js'
+import { keyOf } from './encoding.js'
 
 /** What the blocks to come are built with. Test controls change it; a snapshot keeps it. */
 export interface BlockSettings {
@@ -267,7 +268,7 @@ export class Miner {
     await this.#world.commit(this.#sm.changes, computed, block.header.number)
     this.#preimages.commit(block.header.number, this.#world.changedSlots(block.header.number))
     this.#sm.reset()
-    for (const entry of [...included, ...dropped]) this.#pool.remove(bytesToUnprefixedHex(entry.hash))
+    for (const entry of [...included, ...dropped]) this.#pool.remove(keyOf(entry.hash))
     const record = blockRecord(block, senders, results)
     this.#writes.finishBlock(record)
     this.push(record)
@@ -307,7 +308,7 @@ export class Miner {
     const baseFee = this.nextBaseFee()
     const blocked = new Set<string>()
     for (const entry of candidates) {
-      const from = bytesToUnprefixedHex(entry.from)
+      const from = keyOf(entry.from)
       if (blocked.has(from)) continue
       const tx = entry.tx
       const account = sm.accountRecord(from)
@@ -332,7 +333,7 @@ export class Miner {
         blocked.add(from)
         if (/blob gas limit|remaining gas/.test((e as Error).message)) continue
         dropped.push(entry)
-        this.#logger.error(`dropped transaction 0x${bytesToUnprefixedHex(entry.hash)}: ${(e as Error).message}`)
+        this.#logger.error(`dropped transaction 0x${keyOf(entry.hash)}: ${(e as Error).message}`)
       }
     }
     const { block } = await builder.build()
@@ -345,5 +346,16 @@ export class Miner {
 /** The record a block is kept as: its receipts and logs computed once, now. */
 function blockRecord(block: Block, senders: readonly Uint8Array[], results: readonly RunTxResult[]): BlockRecord {
   const { transactions, logs } = buildIncluded(block, senders, results)
-  return { block, hash: block.hash(), number: block.header.number, transactions, logs, size: block.serialize().length }
+  let size: number | undefined
+  // Only block answers read the size: encoding the whole block for it waits until one asks.
+  return {
+    block,
+    hash: block.hash(),
+    number: block.header.number,
+    transactions,
+    logs,
+    get size() {
+      return (size ??= block.serialize().length)
+    },
+  }
 }

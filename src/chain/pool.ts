@@ -7,9 +7,9 @@
  * arrival, as geth's miner does).
  * Leaves to others: validation against state and fork rules (`validate.ts`), mining (`chain.ts`).
  */
-import { bytesToUnprefixedHex } from '@ethereumjs/util'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import type { PendingTx } from './types.js'
+import { keyOf } from './encoding.js'
 
 /** The sender's next nonce in the state the pool is measured against. */
 export type NonceOf = (sender: string) => bigint
@@ -44,13 +44,13 @@ export class TxPool {
 
   /** Adds `entry`, replacing the transaction with the same sender and nonce (checked by the caller). */
   add(entry: PendingTx): PendingTx | undefined {
-    const sender = bytesToUnprefixedHex(entry.from)
+    const sender = keyOf(entry.from)
     let txs = this.#bySender.get(sender)
     if (txs === undefined) this.#bySender.set(sender, (txs = new Map()))
     const replaced = txs.get(entry.tx.nonce)
-    if (replaced !== undefined) this.#byHash.delete(bytesToUnprefixedHex(replaced.hash))
+    if (replaced !== undefined) this.#byHash.delete(keyOf(replaced.hash))
     txs.set(entry.tx.nonce, entry)
-    this.#byHash.set(bytesToUnprefixedHex(entry.hash), entry)
+    this.#byHash.set(keyOf(entry.hash), entry)
     return replaced
   }
 
@@ -59,7 +59,7 @@ export class TxPool {
     const entry = this.#byHash.get(hash)
     if (entry === undefined) return false
     this.#byHash.delete(hash)
-    const sender = bytesToUnprefixedHex(entry.from)
+    const sender = keyOf(entry.from)
     const txs = this.#bySender.get(sender)
     txs?.delete(entry.tx.nonce)
     if (txs?.size === 0) this.#bySender.delete(sender)
@@ -73,7 +73,7 @@ export class TxPool {
       for (const [nonce, entry] of txs) {
         if (nonce < next) {
           txs.delete(nonce)
-          this.#byHash.delete(bytesToUnprefixedHex(entry.hash))
+          this.#byHash.delete(keyOf(entry.hash))
         }
       }
       if (txs.size === 0) this.#bySender.delete(sender)

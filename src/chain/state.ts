@@ -69,6 +69,8 @@ export interface ComputedRoot {
 
 const EMPTY_CODE_HASH = bytesToUnprefixedHex(KECCAK256_NULL)
 const NO_TRIES: Tries = { accounts: undefined, storage: new Map() }
+/** How many trie paths `#path` remembers before it starts over: a few hundred kB at most. */
+const PATH_CACHE_SIZE = 1024
 
 export class WorldState {
   #accounts = new Map<string, AccountRecord>()
@@ -88,6 +90,8 @@ export class WorldState {
   /** Code entries after the last sweep of unused code, and how many were in use then. */
   #codeSwept = 0
   readonly #keccak: (data: Uint8Array) => Uint8Array
+  /** Trie paths of recently hashed keys (see `#path`). */
+  readonly #paths = new Map<string, NibblePath>()
 
   /** The live head state. */
   readonly head: StateReader = {
@@ -251,9 +255,18 @@ export class WorldState {
     return { root: accountTrie === base.accounts ? this.#root : trieRoot(accountTrie, this.#keccak), accounts, tries, base }
   }
 
-  /** A trie key: keccak256 of the key's bytes, in nibbles. */
+  /**
+   * A trie key: keccak256 of the key's bytes, in nibbles. The last keys hashed are remembered: a
+   * block's sender, fee recipient, system contracts and a test's contract come back block after block.
+   */
   #path(key: string): NibblePath {
-    return keyOf(this.#keccak(Buffer.from(key, 'hex')))
+    let path = this.#paths.get(key)
+    if (path === undefined) {
+      path = keyOf(this.#keccak(Buffer.from(key, 'hex')))
+      if (this.#paths.size >= PATH_CACHE_SIZE) this.#paths.clear()
+      this.#paths.set(key, path)
+    }
+    return path
   }
 
   /**

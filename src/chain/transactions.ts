@@ -9,13 +9,14 @@
  */
 import type { Common } from '@ethereumjs/common'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { bytesToUnprefixedHex, type Address } from '@ethereumjs/util'
+import type { Address } from '@ethereumjs/util'
 import type { Miner } from './miner.js'
 import type { TxPool } from './pool.js'
 import type { WorldState } from './state.js'
 import type { PendingTx } from './types.js'
 import { checkAdmission, decodeRawTransaction } from './validate.js'
 import type { BlockWindow } from './window.js'
+import { keyOf } from './encoding.js'
 
 export class PendingTransactions {
   readonly #common: Common
@@ -40,9 +41,9 @@ export class PendingTransactions {
   /** Checks `tx` against the head state, the pool and the window, and pools it. */
   admit(tx: TypedTransaction, sender?: Address): PendingTx {
     const from = sender ?? tx.getSenderAddress()
-    const fromKey = bytesToUnprefixedHex(from.bytes)
+    const fromKey = keyOf(from.bytes)
     const hash = tx.hash()
-    const hashKey = bytesToUnprefixedHex(hash)
+    const hashKey = keyOf(hash)
     checkAdmission(tx, from, {
       blockGasLimit: this.#miner.settings.gasLimit,
       nextBaseFee: this.#miner.nextBaseFee(),
@@ -58,7 +59,7 @@ export class PendingTransactions {
 
   /** Removes a pending transaction; true if it was pending. */
   drop(hash: Uint8Array): boolean {
-    return this.#pool.remove(bytesToUnprefixedHex(hash))
+    return this.#pool.remove(keyOf(hash))
   }
 
   /** The pool, split into executable and queued transactions per sender. */
@@ -68,7 +69,7 @@ export class PendingTransactions {
 
   /** The nonce the next transaction of `address` should carry, counting its executable pool transactions. */
   pendingNonce(address: Uint8Array): bigint {
-    const key = bytesToUnprefixedHex(address)
+    const key = keyOf(address)
     return this.#nonceOf(key) + BigInt(this.#pool.executableOf(key, this.#nonceOf).length)
   }
 

@@ -189,7 +189,8 @@ export function trieProof(root: TrieNode | undefined, path: NibblePath, keccak: 
   const proof: Uint8Array[] = []
   walk(root, path, (node) => {
     const encoded = encode(node, keccak)
-    if (proof.length === 0 || encoded.length >= 32) proof.push(encoded)
+    // A copy: `encode` answers in a buffer the next node's encoding reuses.
+    if (proof.length === 0 || encoded.length >= 32) proof.push(encoded.slice())
   })
   return proof
 }
@@ -266,12 +267,29 @@ function writeBytes(out: Uint8Array, at: number, bytes: Bytes): number {
   return at
 }
 
+/**
+ * Where nodes are encoded: hashing is all a node's encoding is for (its ref keeps the hash, or a
+ * copy when under 32 bytes), so one buffer serves every node rather than a new array each.
+ */
+let scratch = new Uint8Array(1024)
+
+/** `length` bytes of the shared buffer, for one encoding; valid until the next `encode`. */
+function output(length: number): Uint8Array {
+  if (length > scratch.length) scratch = new Uint8Array(Math.max(length, 2 * scratch.length))
+  return scratch.subarray(0, length)
+}
+
+/**
+ * The node's RLP encoding, in the shared buffer (valid until the next call: copy what is kept).
+ * The children's refs are all computed before anything is written, so the nested encodings they
+ * may need are done with the buffer by then.
+ */
 function encode(node: TrieNode, keccak: Keccak): Uint8Array {
   switch (node.kind) {
     case 0: {
       const pathLength = stringItemLength(node.key)
       const valueLength = stringItemLength(node.value)
-      const out = new Uint8Array(listHeaderLength(pathLength + valueLength) + pathLength + valueLength)
+      const out = output(listHeaderLength(pathLength + valueLength) + pathLength + valueLength)
       let at = writeListHeader(out, 0, pathLength + valueLength)
       at = writeStringItem(out, at, node.key)
       writeStringItem(out, at, node.value)
@@ -282,7 +300,7 @@ function encode(node: TrieNode, keccak: Keccak): Uint8Array {
       const pathLength = stringItemLength(path)
       const childRef = refOf(node.child, keccak)
       const childLength = refItemLength(childRef)
-      const out = new Uint8Array(listHeaderLength(pathLength + childLength) + pathLength + childLength)
+      const out = output(listHeaderLength(pathLength + childLength) + pathLength + childLength)
       let at = writeListHeader(out, 0, pathLength + childLength)
       at = writeStringItem(out, at, path)
       writeRefItem(out, at, childRef)
@@ -302,7 +320,7 @@ function encode(node: TrieNode, keccak: Keccak): Uint8Array {
         refs[i] = ref
         payload += refItemLength(ref)
       }
-      const out = new Uint8Array(listHeaderLength(payload) + payload)
+      const out = output(listHeaderLength(payload) + payload)
       let at = writeListHeader(out, 0, payload)
       for (let i = 0; i < 16; i++) {
         const ref = refs[i]

@@ -14,7 +14,8 @@ import {
   getMinimumGasLimit,
   type TypedTransaction,
 } from '@ethereumjs/tx'
-import { SECP256K1_ORDER_DIV_2, bytesToBigInt, type Address } from '@ethereumjs/util'
+import { Address, SECP256K1_ORDER_DIV_2, bytesToBigInt } from '@ethereumjs/util'
+import { keccak_256 } from '@noble/hashes/sha3.js'
 import { IntrinsicGasError, InsufficientFundsError, NonceTooLowError, TxRejectedError } from './errors.js'
 import type { AccountRecord, PendingTx } from './types.js'
 
@@ -64,9 +65,10 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common, blockGasLi
   if (common.isActivatedEIP(7825) && gas > TX_GAS_CAP) throw new TxRejectedError(`transaction gas limit too high (cap: ${TX_GAS_CAP}, tx: ${gas})`)
   let tx: TypedTransaction
   try {
+    // Not frozen yet: the sender is pinned first (see `pinSender`).
     tx = isNetworkBlob
-      ? createBlob4844TxFromSerializedNetworkWrapper(raw, { common })
-      : createTxFromRLP(raw, { common })
+      ? createBlob4844TxFromSerializedNetworkWrapper(raw, { common, freeze: false })
+      : createTxFromRLP(raw, { common, freeze: false })
   } catch (e) {
     const message = (e as Error).message
     if (/kzg|proof|commitment|versioned hash|blob/i.test(message)) {
@@ -74,11 +76,28 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common, blockGasLi
     }
     throw new TxRejectedError(`invalid transaction: ${firstLine(message)}`, { cause: e })
   }
+  let publicKey: Uint8Array
   try {
-    tx.getSenderAddress()
+    publicKey = tx.getSenderPublicKey()
   } catch (e) {
     throw new TxRejectedError('invalid sender', { cause: e })
   }
+  return pinSender(tx, publicKey)
+}
+
+/**
+ * Freezes `tx` (as ethereumjs does by default) with its recovered sender kept: its public key in
+ * the transaction's own cache, and `getSenderAddress` answering from the address derived once.
+ *
+ * Why: ethereumjs keeps only the public key, so every `getSenderAddress` (admission, then `runTx`
+ * when the block is built) hashes it again, with @noble/hashes rather than the chain's keccak.
+ */
+function pinSender(tx: TypedTransaction, publicKey: Uint8Array): TypedTransaction {
+  const keccak = tx.common.customCrypto.keccak256 ?? keccak_256
+  const sender = keccak(publicKey).slice(12)
+  tx.cache.senderPubKey = publicKey
+  Object.defineProperty(tx, 'getSenderAddress', { value: () => new Address(sender) })
+  Object.freeze(tx)
   return tx
 }
 

@@ -7,8 +7,8 @@
  * Leaves to others: what a block leaving means for the state and the preimages (the miner is told
  * through `onLeave`), and what a block reference names (`queries.ts`).
  */
-import { bytesToUnprefixedHex } from '@ethereumjs/util'
 import type { BlockRecord, IncludedTx } from './types.js'
+import { keyOf } from './encoding.js'
 
 /** What a snapshot of the window keeps: the indexes are rebuilt from the ring. */
 export interface WindowSnapshot {
@@ -62,14 +62,14 @@ export class BlockWindow {
   /** Makes `record` the head; the oldest blocks leave while more than `size` are kept. */
   push(record: BlockRecord): void {
     this.#ring.push(record)
-    this.#byHash.set(bytesToUnprefixedHex(record.hash), record)
-    for (const included of record.transactions) this.#txIndex.set(bytesToUnprefixedHex(included.hash), included)
+    this.#byHash.set(keyOf(record.hash), record)
+    for (const included of record.transactions) this.#txIndex.set(keyOf(included.hash), included)
     this.#recentHashes.set(record.number, record.hash)
     this.#recentHashes.delete(record.number - 256n)
     while (this.#ring.length > this.size) {
       const old = this.#ring.shift()!
-      this.#byHash.delete(bytesToUnprefixedHex(old.hash))
-      for (const included of old.transactions) this.#txIndex.delete(bytesToUnprefixedHex(included.hash))
+      this.#byHash.delete(keyOf(old.hash))
+      for (const included of old.transactions) this.#txIndex.delete(keyOf(included.hash))
       this.#onLeave(old)
     }
   }
@@ -81,8 +81,8 @@ export class BlockWindow {
   /** Puts back a snapshot (which stays usable: it is copied, not adopted). */
   restore(snapshot: WindowSnapshot): void {
     this.#ring = [...snapshot.ring]
-    this.#byHash = new Map(this.#ring.map((r) => [bytesToUnprefixedHex(r.hash), r]))
-    this.#txIndex = new Map(this.#ring.flatMap((r) => r.transactions.map((t) => [bytesToUnprefixedHex(t.hash), t] as const)))
+    this.#byHash = new Map(this.#ring.map((r) => [keyOf(r.hash), r]))
+    this.#txIndex = new Map(this.#ring.flatMap((r) => r.transactions.map((t) => [keyOf(t.hash), t] as const)))
     this.#recentHashes = new Map(snapshot.recentHashes)
   }
 }

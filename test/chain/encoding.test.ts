@@ -1,0 +1,19 @@
+// The account leaf is written by hand (encoding.ts): it must be byte for byte what ethereumjs's
+// `Account.serialize()` gives, at every boundary of RLP's short forms.
+import { Account, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
+import { expect, test } from 'vitest'
+import { encodeAccount } from '../../src/chain/encoding.js'
+
+const INTEGERS = [0n, 1n, 0x7fn, 0x80n, 0xffn, 0x100n, 10n ** 18n, 2n ** 64n - 1n, 2n ** 255n, 2n ** 256n - 1n]
+const HASH = Uint8Array.from({ length: 32 }, (_, i) => i * 7 + 1)
+
+test('default: every nonce and balance boundary encodes as ethereumjs encodes it', () => {
+  for (const nonce of INTEGERS.filter((n) => n < 2n ** 64n)) {
+    for (const balance of INTEGERS) {
+      for (const [storageRoot, codeHash] of [[KECCAK256_RLP, KECCAK256_NULL], [HASH, HASH]] as const) {
+        const record = { nonce, balance, storageRoot, codeHash, codeSize: 0 }
+        expect(encodeAccount(record), `nonce ${nonce} balance ${balance}`).toEqual(new Account(nonce, balance, storageRoot, codeHash).serialize())
+      }
+    }
+  }
+})
