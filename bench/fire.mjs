@@ -103,7 +103,14 @@ export async function fireSection(nodes, { count, inFlights = [32, 1], rpc, log 
     const row = (out[`fire ×${inFlight}`] = { inFlight })
     for (const node of nodes) {
       log(`fire: ${count} transfers ×${inFlight} on ${node.name}…`)
-      row[node.name] = await fire(node, raws, nonce, inFlight, rpc)
+      try {
+        row[node.name] = await fire(node, raws, nonce, inFlight, rpc)
+      } catch (e) {
+        // One server failing a run (e.g. not including every transfer in time) is a finding to
+        // print in its cell, not a reason to lose the rest of the benchmark.
+        row[node.name] = { error: e.message }
+        log(`fire: ${e.message}`)
+      }
     }
     nonce += count
   }
