@@ -5,38 +5,15 @@
  * `anvil_setMinGasPrice` (viem), and, when anvil 1.7.1 is installed, the same requests side by
  * side with anvil.
  */
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { homedir } from 'node:os'
-import { join } from 'node:path'
 import { createPublicClient, createTestClient, http, parseEther } from 'viem'
-import { expect, onTestFinished, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { ringchainChain } from '../e2e/helpers.js'
+import { ANVIL, startAnvil } from '../helpers/anvil.js'
 import { result, rpcError, start } from '../helpers/rpc.js'
 
-const ANVIL = join(homedir(), '.cache/ringchain-bench/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil')
 const DEV = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 const STRANGER = '0x00000000000000000000000000000000000abc01'
-
-async function startAnvil(): Promise<string> {
-  const child = spawn(ANVIL, ['--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] })
-  onTestFinished(() => void child.kill())
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('anvil did not start within 60 s')), 60_000)
-    let out = ''
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString('utf8')
-      const match = /Listening on ([\d.]+:\d+)/.exec(out)
-      if (match !== null) {
-        clearTimeout(timer)
-        resolve(`http://${match[1]}`)
-      }
-    }
-    child.stdout.on('data', onData)
-    child.stderr.on('data', onData)
-    child.on('exit', (code) => reject(new Error(`anvil exited (${code}): ${out}`)))
-  })
-}
 
 test('default: anvil_nodeInfo describes the head and the next block', async () => {
   const rc = await start()
