@@ -12,6 +12,7 @@
  * and history (`state.ts`), and all of JSON-RPC (`src/rpc/`).
  */
 import type { Common } from '@ethereumjs/common'
+import type { ForkPoint } from './fork/source.js'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToUnprefixedHex, type Address } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
@@ -54,6 +55,8 @@ export class Chain {
   readonly finalizedLag: number
   /** The genesis block's hash and time (fork ids start from them), kept after genesis leaves the window. */
   readonly genesis: GenesisFacts
+  /** Where this chain was forked from, when it was: blocks up to `fork.blockNumber` are the upstream's. */
+  readonly fork: ForkPoint | undefined = undefined
   readonly #world: WorldState
   readonly #pool = new TxPool()
   readonly #clock: Clock
