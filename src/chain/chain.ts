@@ -12,6 +12,7 @@
  * and history (`state.ts`), and all of JSON-RPC (`src/rpc/`).
  */
 import type { Common } from '@ethereumjs/common'
+import type { CallOverrides } from './overrides.js'
 import type { ForkPoint } from './fork/source.js'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToUnprefixedHex, type Address } from '@ethereumjs/util'
@@ -328,13 +329,13 @@ export class Chain {
   // --- calls (execution/runner.ts) ---------------------------------------------------------
 
   /** Runs a call against the state of `ref` without changing anything. */
-  async call(params: CallParams, ref: BlockRef): Promise<CallResult> {
-    return this.#calls.call(params, ref)
+  async call(params: CallParams, ref: BlockRef, overrides?: CallOverrides): Promise<CallResult> {
+    return this.#calls.call(params, ref, overrides)
   }
 
   /** The least gas with which the call succeeds (see `execution/estimate.ts`). */
-  async estimateGas(params: CallParams, ref: BlockRef): Promise<bigint> {
-    return this.#calls.estimateGas(params, ref)
+  async estimateGas(params: CallParams, ref: BlockRef, overrides?: CallOverrides): Promise<bigint> {
+    return this.#calls.estimateGas(params, ref, overrides)
   }
 
   /** The access list of a call at `ref`, found as geth's `eth_createAccessList` finds it (see `accessList.ts`). */

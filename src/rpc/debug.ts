@@ -13,14 +13,12 @@ import { fourByteTracer, type FourByteResult } from '../chain/trace/fourByteTrac
 import { PrestateConfigError, prestateTracer, type PrestateAccount, type PrestateMap, type PrestateResult } from '../chain/trace/prestateTracer.js'
 import {
   GenesisNotTraceableError,
-  StateOverrideError,
   TraceTimeoutError,
   traceBlock,
   traceCall,
   traceTransaction,
-  type AccountOverride,
-  type BlockOverrides,
 } from '../chain/trace/replay.js'
+import { StateOverrideError, type BlockOverrides, type StateOverrides } from '../chain/overrides.js'
 import { structLogger, type StructLog, type StructLoggerResult } from '../chain/trace/structLogger.js'
 import { noopTracer, type Tracer } from '../chain/trace/tracer.js'
 import { encodeReceipt } from '../chain/receipts.js'
@@ -31,6 +29,7 @@ import { InvalidParamsError, ServerError } from './errors.js'
 import { toData, toPaddedData, toQuantity } from './hex.js'
 import { LATEST, blockNumber, blockParam } from './params/block.js'
 import { optional, type Param } from './params/decode.js'
+import { decodeBlockOverrides, decodeStateOverrides } from './params/overrides.js'
 import { transactionRequest } from './params/transaction.js'
 import { address, data, hash, quantity } from './params/values.js'
 
@@ -45,7 +44,7 @@ export interface TraceConfig {
   readonly enableMemory: boolean
   readonly enableReturnData: boolean
   readonly limit: number
-  readonly stateOverrides: Map<Uint8Array, AccountOverride> | undefined
+  readonly stateOverrides: StateOverrides | undefined
   readonly blockOverrides: BlockOverrides | undefined
 }
 
@@ -90,8 +89,8 @@ const traceConfig: Param<TraceConfig> = {
       enableMemory: flag('enableMemory'),
       enableReturnData: flag('enableReturnData'),
       limit,
-      stateOverrides: v.stateOverrides === undefined || v.stateOverrides === null ? undefined : stateOverrides(v.stateOverrides),
-      blockOverrides: v.blockOverrides === undefined || v.blockOverrides === null ? undefined : blockOverrides(v.blockOverrides),
+      stateOverrides: v.stateOverrides === undefined || v.stateOverrides === null ? undefined : decodeStateOverrides(v.stateOverrides),
+      blockOverrides: v.blockOverrides === undefined || v.blockOverrides === null ? undefined : decodeBlockOverrides(v.blockOverrides),
     }
   },
 }
@@ -110,37 +109,6 @@ function duration(value: unknown): number {
     rest = rest.slice(match[0].length)
   }
   return total
-}
-
-function stateOverrides(value: unknown): Map<Uint8Array, AccountOverride> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidParamsError('invalid argument 1: stateOverrides must be an object')
-  const overrides = new Map<Uint8Array, AccountOverride>()
-  for (const [key, raw] of Object.entries(value)) {
-    const o = raw as Record<string, unknown>
-    const slots = (m: unknown) => new Map(Object.entries(m as Record<string, unknown>).map(([slot, word]) => [hash.decode(slot), hash.decode(word)] as const))
-    overrides.set(address.decode(key), {
-      ...(o.balance === undefined ? {} : { balance: quantity.decode(o.balance) }),
-      ...(o.nonce === undefined ? {} : { nonce: quantity.decode(o.nonce) }),
-      ...(o.code === undefined ? {} : { code: data.decode(o.code) }),
-      ...(o.state === undefined ? {} : { state: slots(o.state) }),
-      ...(o.stateDiff === undefined ? {} : { stateDiff: slots(o.stateDiff) }),
-    })
-  }
-  return overrides
-}
-
-function blockOverrides(value: unknown): BlockOverrides {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidParamsError('invalid argument 1: blockOverrides must be an object')
-  const o = value as Record<string, unknown>
-  return {
-    ...(o.number === undefined ? {} : { number: quantity.decode(o.number) }),
-    ...(o.time === undefined ? {} : { time: quantity.decode(o.time) }),
-    ...(o.gasLimit === undefined ? {} : { gasLimit: quantity.decode(o.gasLimit) }),
-    ...(o.feeRecipient === undefined ? {} : { feeRecipient: address.decode(o.feeRecipient) }),
-    ...(o.prevRandao === undefined ? {} : { prevRandao: hash.decode(o.prevRandao) }),
-    ...(o.baseFeePerGas === undefined ? {} : { baseFeePerGas: quantity.decode(o.baseFeePerGas) }),
-    ...(o.difficulty === undefined ? {} : { difficulty: quantity.decode(o.difficulty) }),
-  }
 }
 
 /** A tracer for one transaction and the writer of its result as geth's JSON. */

@@ -12,6 +12,7 @@ import {
   TxRejectedError,
   UnknownBlockError,
 } from '../chain/errors.js'
+import { StateOverrideError } from '../chain/overrides.js'
 import { SimulationError } from '../chain/simulate/types.js'
 import {
   BlockNotFoundError,
@@ -31,6 +32,8 @@ export function mapDomainError(error: unknown): RpcError | undefined {
   if (error instanceof ChainRevertedError) return new ExecutionRevertedError(error.data, { cause: error })
   if (error instanceof TxRejectedError || error instanceof ExecutionFailedError) return new ServerError(error.message, { cause: error })
   if (error instanceof SimulationError) return new SimulationFailedError(error.kind, error.message, { cause: error })
+  // geth answers an override it cannot apply as a failed call.
+  if (error instanceof StateOverrideError) return new ServerError(error.message, { cause: error })
   if (error instanceof InvalidInputError) return new InvalidParamsError(error.message, { cause: error })
   return undefined
 }

@@ -7,11 +7,13 @@
  * `estimate.ts` and `../accessList.ts`, block references to `../queries.ts`, building the pending
  * block to the miner (handed in), and the order of operations to `../chain.ts`.
  */
+import type { BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { VM } from '@ethereumjs/vm'
 import type { ExecutionReporter } from '../console/report.js'
 import { createAccessList, type AccessListCall, type AccessListResult } from '../accessList.js'
 import type { TxPool } from '../pool.js'
+import { overriddenHeader, overriddenState, type CallOverrides } from '../overrides.js'
 import type { ChainQueries } from '../queries.js'
 import type { StateReader } from '../state.js'
 import type { BlockRecord, BlockRef } from '../types.js'
@@ -53,13 +55,13 @@ export class CallRunner {
   }
 
   /** Runs a call against the state of `ref` without changing anything. */
-  async call(params: CallParams, ref: BlockRef): Promise<CallResult> {
-    return runCall(this.#executor, params, await this.#view(ref))
+  async call(params: CallParams, ref: BlockRef, overrides?: CallOverrides): Promise<CallResult> {
+    return runCall(this.#executor, params, await this.#view(ref, overrides))
   }
 
   /** The least gas with which the call succeeds (see `estimate.ts`). */
-  async estimateGas(params: CallParams, ref: BlockRef): Promise<bigint> {
-    return estimateGas(this.#executor, params, await this.#view(ref))
+  async estimateGas(params: CallParams, ref: BlockRef, overrides?: CallOverrides): Promise<bigint> {
+    return estimateGas(this.#executor, params, await this.#view(ref, overrides))
   }
 
   /** The access list of a call at `ref`, found as geth's `eth_createAccessList` finds it (see `../accessList.ts`). */
@@ -84,14 +86,28 @@ export class CallRunner {
   /**
    * The block a call at `ref` runs in and the state it sees. `pending` with an empty pool is the
    * head, as the pending block would add nothing (and building it costs more than most calls).
+   * Overrides are laid over that view (see `../overrides.ts`).
    */
-  async #view(ref: BlockRef): Promise<CallView> {
+  async #view(ref: BlockRef, overrides?: CallOverrides): Promise<CallView> {
     const gasCap = this.gasCap()
-    if (ref.kind === 'tag' && ref.tag === 'pending' && this.#pool.size > 0) {
-      const { record, state } = await this.#pendingBlock()
-      return { header: record.block.header, state, gasCap }
+    const { header, state } =
+      ref.kind === 'tag' && ref.tag === 'pending' && this.#pool.size > 0
+        ? await this.#pendingView()
+        : this.#blockView(this.#queries.resolveBlock(ref))
+    if (overrides === undefined) return { header, state, gasCap }
+    return {
+      header: overrides.block === undefined ? header : overriddenHeader(this.#common, header, overrides.block),
+      state: overrides.state === undefined ? state : overriddenState(state, overrides.state, this.#keccak),
+      gasCap,
     }
-    const record = this.#queries.resolveBlock(ref)
-    return { header: record.block.header, state: this.#queries.stateAtBlock(record), gasCap }
+  }
+
+  async #pendingView(): Promise<{ header: BlockHeader; state: StateReader }> {
+    const { record, state } = await this.#pendingBlock()
+    return { header: record.block.header, state }
+  }
+
+  #blockView(record: BlockRecord): { header: BlockHeader; state: StateReader } {
+    return { header: record.block.header, state: this.#queries.stateAtBlock(record) }
   }
 }

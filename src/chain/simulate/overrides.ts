@@ -9,10 +9,11 @@
 import type { EVM } from '@ethereumjs/evm'
 import { Account, Address, bytesToUnprefixedHex, hexToBytes } from '@ethereumjs/util'
 import type { RingStateManager } from '../stateManager.js'
-import { SimulationError, type AccountOverride } from './types.js'
+import type { StateOverrides } from '../overrides.js'
+import { SimulationError } from './types.js'
 
 /** Applies `overrides` to `sm`, moving precompiles in `evm`'s table. */
-export async function applyOverrides(overrides: ReadonlyMap<string, AccountOverride>, sm: RingStateManager, evm: EVM): Promise<void> {
+export async function applyOverrides(overrides: StateOverrides, sm: RingStateManager, evm: EVM): Promise<void> {
   const precompiles = (evm as unknown as { precompiles: Map<string, unknown> }).precompiles
   const moved = new Set<string>()
   for (const [key, override] of overrides) {

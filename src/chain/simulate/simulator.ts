@@ -22,7 +22,8 @@ import { RingStateManager, type RootComputer } from '../stateManager.js'
 import type { BlockRecord, LogRecord } from '../types.js'
 import { applyOverrides } from './overrides.js'
 import { TransferTracer, type RawLog } from './transfers.js'
-import { SimulationError, type BlockOverrides, type SimulatedBlock, type SimulatedBlockSpec, type SimulatedCall, type SimulatedCallParams, type SimulationSpec } from './types.js'
+import type { BlockOverrides } from '../overrides.js'
+import { SimulationError, type SimulatedBlock, type SimulatedBlockSpec, type SimulatedCall, type SimulatedCallParams, type SimulationSpec } from './types.js'
 
 /** The most blocks one simulation may span past its base (geth's). */
 export const MAX_SIMULATED_BLOCKS = 256n

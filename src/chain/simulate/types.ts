@@ -8,28 +8,8 @@
  */
 import { ChainError } from '../errors.js'
 import type { CallParams } from '../execution/params.js'
+import type { BlockOverrides, StateOverrides } from '../overrides.js'
 import type { BlockRecord, LogRecord } from '../types.js'
-
-/** One account's override: fields replaced, storage replaced (`state`) or patched (`stateDiff`). */
-export interface AccountOverride {
-  readonly balance?: bigint
-  readonly nonce?: bigint
-  readonly code?: Uint8Array
-  readonly state?: ReadonlyMap<string, Uint8Array>
-  readonly stateDiff?: ReadonlyMap<string, Uint8Array>
-  /** Moves the precompile at this account to another address (execution-apis). */
-  readonly movePrecompileToAddress?: Uint8Array
-}
-
-/** What a simulated block's header takes in place of the defaults. */
-export interface BlockOverrides {
-  readonly number?: bigint
-  readonly time?: bigint
-  readonly gasLimit?: bigint
-  readonly feeRecipient?: Uint8Array
-  readonly prevRandao?: Uint8Array
-  readonly baseFeePerGas?: bigint
-}
 
 /** A call of a simulated block: a call's params, with an optional nonce. */
 export interface SimulatedCallParams extends CallParams {
@@ -39,7 +19,7 @@ export interface SimulatedCallParams extends CallParams {
 export interface SimulatedBlockSpec {
   readonly blockOverrides?: BlockOverrides
   /** By account, as unprefixed lowercase hex. */
-  readonly stateOverrides?: ReadonlyMap<string, AccountOverride>
+  readonly stateOverrides?: StateOverrides
   readonly calls: readonly SimulatedCallParams[]
 }
 

@@ -11,7 +11,7 @@ import { createBlock, type Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { getActivePrecompiles, type EVMResult } from '@ethereumjs/evm'
 import { createTx, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
-import { Account, Address, bigIntToUnpaddedBytes, generateAddress } from '@ethereumjs/util'
+import { Address, bigIntToUnpaddedBytes, generateAddress } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { startBlock } from '../builder.js'
@@ -21,6 +21,7 @@ import { EMPTY, type StateReader } from '../state.js'
 import { RingStateManager } from '../stateManager.js'
 import { answerIdleRequestCalls } from '../systemContracts.js'
 import type { BlockRecord, IncludedTx } from '../types.js'
+import { overriddenHeader, overriddenState, type BlockOverrides, type StateOverrides } from '../overrides.js'
 import type { Tracer, TracerHooks, TxStart } from './tracer.js'
 
 /** What re-running a block needs from the chain. */
@@ -127,33 +128,6 @@ export interface TraceCallParams {
   readonly data?: Uint8Array
 }
 
-/** geth's state override of one account. */
-export interface AccountOverride {
-  readonly balance?: bigint
-  readonly nonce?: bigint
-  readonly code?: Uint8Array
-  /** Replaces the whole storage. */
-  readonly state?: ReadonlyMap<Uint8Array, Uint8Array>
-  /** Changes these slots only. */
-  readonly stateDiff?: ReadonlyMap<Uint8Array, Uint8Array>
-}
-
-/** geth's block overrides. */
-export interface BlockOverrides {
-  readonly number?: bigint
-  readonly time?: bigint
-  readonly gasLimit?: bigint
-  readonly feeRecipient?: Uint8Array
-  readonly prevRandao?: Uint8Array
-  readonly baseFeePerGas?: bigint
-  readonly difficulty?: bigint
-}
-
-/** Thrown when a state override names both `state` and `stateDiff` (geth refuses it too). */
-export class StateOverrideError extends ChainError {
-  override name = 'StateOverrideError'
-}
-
 /**
  * Traces a call on the state `state` left by block `record`, in that block's context, as
  * `debug_traceCall` does: gas defaults to the cap, a call that pays nothing sees a base fee of 0.
@@ -166,7 +140,7 @@ export async function traceCall<Result>(
     readonly blockchain: VM['blockchain']
     readonly gasCap: bigint
     readonly call: TraceCallParams
-    readonly stateOverrides?: ReadonlyMap<Uint8Array, AccountOverride>
+    readonly stateOverrides?: StateOverrides
     readonly blockOverrides?: BlockOverrides
   },
   tracer: Tracer<Result>,
@@ -174,9 +148,9 @@ export async function traceCall<Result>(
 ): Promise<Result> {
   const { common, record, call } = input
   const keccak = common.customCrypto.keccak256 ?? keccak_256
-  const sm = new ReplayStateManager(input.state, { keccak })
+  const state = input.stateOverrides === undefined ? input.state : overriddenState(input.state, input.stateOverrides, keccak)
+  const sm = new ReplayStateManager(state, { keccak })
   const vm = await createVM({ common, stateManager: sm, blockchain: input.blockchain })
-  for (const [address, override] of input.stateOverrides ?? []) await applyOverride(sm, new Address(address), override)
   const from = call.from ?? new Uint8Array(20)
   const gasPrice = call.gasPrice ?? 0n
   const gasLimit = call.gas === undefined || call.gas > input.gasCap ? input.gasCap : call.gas
@@ -195,35 +169,10 @@ export async function traceCall<Result>(
 }
 
 function contextBlock(common: Common, block: Block, gasPrice: bigint, overrides: BlockOverrides | undefined): Block {
-  const header = block.header
-  const o = overrides ?? {}
-  return createBlock(
-    {
-      header: {
-        ...header.toJSON(),
-        number: o.number ?? header.number,
-        timestamp: o.time ?? header.timestamp,
-        gasLimit: o.gasLimit ?? header.gasLimit,
-        ...(o.feeRecipient === undefined ? {} : { coinbase: o.feeRecipient }),
-        ...(o.prevRandao === undefined ? {} : { mixHash: o.prevRandao }),
-        ...(o.difficulty === undefined ? {} : { difficulty: o.difficulty }),
-        // A call that pays nothing sees a base fee of 0, as in geth (its NoBaseFee rule for calls).
-        ...(header.baseFeePerGas === undefined ? {} : { baseFeePerGas: o.baseFeePerGas ?? (gasPrice === 0n ? 0n : header.baseFeePerGas) }),
-      },
-    },
-    { common, skipConsensusFormatValidation: true },
-  )
-}
-
-async function applyOverride(sm: RingStateManager, address: Address, override: AccountOverride): Promise<void> {
-  if (override.state !== undefined && override.stateDiff !== undefined) throw new StateOverrideError(`account ${address.toString()} has both 'state' and 'stateDiff'`)
-  const account = (await sm.getAccount(address)) ?? new Account()
-  if (override.balance !== undefined) account.balance = override.balance
-  if (override.nonce !== undefined) account.nonce = override.nonce
-  await sm.putAccount(address, account)
-  if (override.code !== undefined) await sm.putCode(address, override.code)
-  if (override.state !== undefined) await sm.clearStorage(address)
-  for (const [slot, value] of override.state ?? override.stateDiff ?? []) await sm.putStorage(address, slot, value)
+  // A call that pays nothing sees a base fee of 0, as in geth (its NoBaseFee rule for calls).
+  const baseFee = overrides?.baseFeePerGas ?? (gasPrice === 0n ? 0n : undefined)
+  const header = overriddenHeader(common, block.header, { ...overrides, ...(baseFee === undefined ? {} : { baseFeePerGas: baseFee }) })
+  return createBlock({ header: header.toJSON() }, { common, skipConsensusFormatValidation: true })
 }
 
 function txStart(common: Common, tx: TypedTransaction, from: Uint8Array, coinbase: Uint8Array, sm: RingStateManager, logIndexBase: number): TxStart {

@@ -6,16 +6,16 @@
  * Owns: decoding the simulation request (geth's simOpts) and the per-call result shape. Leaves
  * the simulation to `src/chain/simulate/`.
  */
-import { bytesToUnprefixedHex } from '@ethereumjs/util'
-import type { AccountOverride, BlockOverrides, SimulatedBlock, SimulatedBlockSpec, SimulationSpec } from '../../chain/simulate/types.js'
+import type { SimulatedBlock, SimulatedBlockSpec, SimulationSpec } from '../../chain/simulate/types.js'
 import type { ChainFor } from '../context.js'
 import { defineMethod, type Registry } from '../dispatcher.js'
 import { ExecutionRevertedError } from '../errors.js'
 import { blockJson, logObject } from '../format.js'
 import { toData, toQuantity } from '../hex.js'
 import { LATEST, blockParam } from '../params/block.js'
-import { ArgumentError, optional, type Param } from '../params/decode.js'
-import { BIG, UINT64, cannotUnmarshal, decodeArray, decodeBool, decodeBytes, decodeFixed, decodeNumber, field, isObject, jsonKind } from '../params/go.js'
+import { optional, type Param } from '../params/decode.js'
+import { cannotUnmarshal, decodeArray, decodeBool, field, isObject, jsonKind } from '../params/go.js'
+import { decodeBlockOverrides, decodeStateOverrides } from '../params/overrides.js'
 import { transactionRequest } from '../params/transaction.js'
 import { callParams } from './call.js'
 
@@ -83,44 +83,3 @@ function decodeBlock(value: unknown): SimulatedBlockSpec {
   }
 }
 
-function decodeBlockOverrides(value: unknown): BlockOverrides {
-  if (!isObject(value)) throw cannotUnmarshal(jsonKind(value), 'override.BlockOverrides')
-  const at = (name: string) => field('BlockOverrides', name)
-  const out: { -readonly [K in keyof BlockOverrides]: BlockOverrides[K] } = {}
-  if (value.number != null) out.number = decodeNumber(value.number, BIG, at('number'))
-  if (value.time != null) out.time = decodeNumber(value.time, UINT64, at('time'))
-  if (value.gasLimit != null) out.gasLimit = decodeNumber(value.gasLimit, UINT64, at('gasLimit'))
-  if (value.feeRecipient != null) out.feeRecipient = decodeFixed(value.feeRecipient, 20, 'common.Address', at('feeRecipient'))
-  if (value.prevRandao != null) out.prevRandao = decodeFixed(value.prevRandao, 32, 'common.Hash', at('prevRandao'))
-  if (value.baseFeePerGas != null) out.baseFeePerGas = decodeNumber(value.baseFeePerGas, BIG, at('baseFeePerGas'))
-  return out
-}
-
-function decodeStateOverrides(value: unknown): ReadonlyMap<string, AccountOverride> {
-  if (!isObject(value)) throw cannotUnmarshal(jsonKind(value), 'override.StateOverride')
-  const out = new Map<string, AccountOverride>()
-  for (const key in value) {
-    const account = bytesToUnprefixedHex(decodeFixed(key, 20, 'common.Address'))
-    const o = value[key]
-    if (!isObject(o)) throw cannotUnmarshal(jsonKind(o), 'override.OverrideAccount')
-    const at = (name: string) => field('OverrideAccount', name)
-    if (o.state != null && o.stateDiff != null) throw new ArgumentError(`account 0x${account} has both 'state' and 'stateDiff'`)
-    out.set(account, {
-      ...(o.balance == null ? {} : { balance: decodeNumber(o.balance, BIG, at('balance')) }),
-      ...(o.nonce == null ? {} : { nonce: decodeNumber(o.nonce, UINT64, at('nonce')) }),
-      ...(o.code == null ? {} : { code: decodeBytes(o.code, at('code')) }),
-      ...(o.state == null ? {} : { state: decodeStorage(o.state) }),
-      ...(o.stateDiff == null ? {} : { stateDiff: decodeStorage(o.stateDiff) }),
-      ...(o.movePrecompileToAddress == null ? {} : { movePrecompileToAddress: decodeFixed(o.movePrecompileToAddress, 20, 'common.Address', at('movePrecompileToAddress')) }),
-    })
-  }
-  return out
-}
-
-/** Slot → value, both 32-byte hashes; slots as unprefixed hex, values without leading zeros. */
-function decodeStorage(value: unknown): ReadonlyMap<string, Uint8Array> {
-  if (!isObject(value)) throw cannotUnmarshal(jsonKind(value), 'map[common.Hash]common.Hash')
-  const out = new Map<string, Uint8Array>()
-  for (const slot in value) out.set(bytesToUnprefixedHex(decodeFixed(slot, 32, 'common.Hash')), decodeFixed(value[slot], 32, 'common.Hash'))
-  return out
-}
