@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, onTestFinished, test } from 'vitest'
+import { findFoundryTool } from '../helpers/foundry.js'
 import { freePort, rpc, runCli, serveJson, until } from './helpers.js'
 
 const ACCOUNT = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
@@ -75,12 +76,13 @@ test('error: a missing --load-state file exits 2', async () => {
   expect(cli.stderr()).toMatch(/--load-state: cannot read .*absent\.json/)
 })
 
-/** anvil's binary, as bench/startup.mjs finds (and installs) it; undefined with the reason printed. */
+/** anvil's binary (installed on demand by test/helpers/foundry.ts); undefined with the reason printed. */
 async function anvilBinary(): Promise<string | undefined> {
-  const bench = new URL('../../bench/startup.mjs', import.meta.url).pathname
-  const { findAnvil } = (await import(bench)) as { findAnvil(): { binary?: string; reason?: string } }
-  const found = findAnvil()
-  if (found.binary === undefined) console.warn(`skipped: anvil is not available (${found.reason})`)
+  const found = findFoundryTool('anvil')
+  if ('reason' in found) {
+    console.warn(`skipped: anvil is not available (${found.reason})`)
+    return undefined
+  }
   return found.binary
 }
 

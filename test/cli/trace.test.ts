@@ -111,7 +111,7 @@ test('error: an unknown transaction says what the node answered, exit code 1', a
 
 test('behavior: against anvil, the same tree (anvil names the static-call failure as revm does)', async (ctx) => {
   if (!existsSync(ANVIL)) {
-    console.log(`skipped: anvil not found at ${ANVIL} (install it as bench/startup.mjs's findAnvil() does)`)
+    console.log(`skipped: anvil not found at ${ANVIL} (test/helpers/peers.setup.ts printed why it could not be installed)`)
     ctx.skip()
   }
   const rc = await startRingchain({ port: 0 })

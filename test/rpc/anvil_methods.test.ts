@@ -114,7 +114,7 @@ test('error: viem setMinGasPrice is refused on an EIP-1559 chain, as anvil and H
 
 test('behavior: side by side with anvil 1.7.1 (nodeInfo keys, account reads, increaseTime, setMinGasPrice)', async (ctx) => {
   if (!existsSync(ANVIL)) {
-    console.log(`skipped: anvil not found at ${ANVIL} (install it as bench/startup.mjs's findAnvil() does)`)
+    console.log(`skipped: anvil not found at ${ANVIL} (test/helpers/peers.setup.ts printed why it could not be installed)`)
     return ctx.skip()
   }
   const rc = await start()

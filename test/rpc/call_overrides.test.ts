@@ -10,16 +10,16 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((rc) => rc.close()))
 })
 
-const TARGET = '0x00000000000000000000000000000000000000c0'
-const SLOT0 = '0x' + '0'.repeat(64)
+const TARGET = '0x00000000000000000000000000000000000000c0' as const
+const SLOT0 = `0x${'0'.repeat(64)}` as const
 const SLOT1 = '0x' + '0'.repeat(63) + '1'
-const word = (n: bigint) => '0x' + n.toString(16).padStart(64, '0')
+const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}` as const
 /** Returns storage slot 0 + slot 1: PUSH0 SLOAD PUSH1 1 SLOAD ADD PUSH0 MSTORE PUSH1 32 PUSH0 RETURN. */
-const SUM_SLOTS = '0x5f5460015401' + '5f5260205ff3'
+const SUM_SLOTS = '0x5f54600154015f5260205ff3'
 /** Returns NUMBER, then TIMESTAMP, as two words. */
 const NUMBER_AND_TIME = '0x435f52426020526040' + '5ff3'
 /** Returns the caller's balance: CALLER BALANCE PUSH0 MSTORE PUSH1 32 PUSH0 RETURN. */
-const CALLER_BALANCE = '0x33315f5260205ff3'
+const CALLER_BALANCE = '0x33315f5260205ff3' as const
 
 async function chain() {
   const rc = await createRingchain({ deterministic: true })
@@ -87,7 +87,7 @@ test('block: number and time overrides are what NUMBER and TIMESTAMP read', asyn
 test('viem: readContract-style call with stateOverride', async () => {
   const rc = await chain()
   const client = createPublicClient({ transport: custom(rc) })
-  const data = await client.call({ to: TARGET, stateOverride: [{ address: TARGET, code: SUM_SLOTS, stateDiff: [{ slot: SLOT0, value: word(9n) as `0x${string}` }] }] })
+  const data = await client.call({ to: TARGET, stateOverride: [{ address: TARGET, code: SUM_SLOTS, stateDiff: [{ slot: SLOT0, value: word(9n) }] }] })
   expect(data.data).toBe(word(9n))
   const balance = await client.call({ account: '0x00000000000000000000000000000000000000aa', to: TARGET, stateOverride: [{ address: TARGET, code: CALLER_BALANCE }, { address: '0x00000000000000000000000000000000000000aa', balance: parseEther('3') }] })
   expect(BigInt(balance.data!)).toBe(parseEther('3'))

@@ -18,7 +18,7 @@ async function rpc(url: string, method: string, params: unknown[]): Promise<unkn
 
 test('behavior: callTracer, prestateTracer and 4byteTracer answer as anvil does for the same transactions', async (ctx) => {
   if (!existsSync(ANVIL)) {
-    console.log(`skipped: anvil not found at ${ANVIL} (install it as bench/startup.mjs's findAnvil() does)`)
+    console.log(`skipped: anvil not found at ${ANVIL} (test/helpers/peers.setup.ts printed why it could not be installed)`)
     ctx.skip()
   }
   const rc = await startRingchain({ port: 0 })

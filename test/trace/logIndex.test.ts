@@ -51,7 +51,7 @@ test('behavior: a log after a reverted call takes the index the reverted log gav
 // (geth's log.Index is StateDB.logSize, which addLogChange.revert decrements; core/state/journal.go).
 test('behavior: the same logs as anvil, but for the index anvil does not give back', async (ctx) => {
   if (!existsSync(ANVIL)) {
-    console.log(`skipped: anvil not found at ${ANVIL} (install it as bench/startup.mjs's findAnvil() does)`)
+    console.log(`skipped: anvil not found at ${ANVIL} (test/helpers/peers.setup.ts printed why it could not be installed)`)
     ctx.skip()
   }
   const rc = await startRingchain({ port: 0 })
