@@ -61,6 +61,13 @@ test('behavior: blob fee fields are present, and reward only when percentiles ar
   expect(await rc.request({ method: 'eth_feeHistory', params: ['0x1', 'latest', [25, 75]] })).toMatchObject({ reward: [['0x0', '0x0']] })
 })
 
+test('behavior: a count of 0 gets geth\'s empty answer (oldest 0, a null gasUsedRatio, nothing else), whatever the newest block', async () => {
+  const { rc } = await chain()
+  await rc.request({ method: 'evm_mine', params: [] })
+  expect(await rc.request({ method: 'eth_feeHistory', params: ['0x0', 'latest', [50]] })).toStrictEqual({ oldestBlock: '0x0', gasUsedRatio: null })
+  expect(await rc.request({ method: 'eth_feeHistory', params: ['0x0', '0x99'] })).toStrictEqual({ oldestBlock: '0x0', gasUsedRatio: null })
+})
+
 test('error: unsorted, repeated or out-of-range percentiles: invalid reward percentile (-32000)', async () => {
   const { fail } = await chain()
   expect(await fail(['0x1', 'latest', [50, 10]])).toMatchObject({ code: -32000, message: 'invalid reward percentile: #0:50.000000 >= #1:10.000000' })

@@ -41,10 +41,18 @@ export interface FeeHistory {
   blobGasUsedRatio: number[]
 }
 
+/**
+ * geth's answer to a count of 0, given before it looks at anything else: its oracle returns nil
+ * slices, which `feeHistoryResult` writes as a null `gasUsedRatio` and leaves the `omitempty` fields out.
+ */
+export interface EmptyFeeHistory {
+  oldestBlock: '0x0'
+  gasUsedRatio: null
+}
+
 /** The fee history of `count` blocks ending at `newest`, with the `percentiles` of tips paid. */
-export function feeHistory(chain: Chain, count: bigint, newest: BlockNumberParam, percentiles: readonly number[]): FeeHistory {
-  // geth answers a count of 0 before it looks at anything else.
-  if (count === 0n) return { oldestBlock: toQuantity(0), baseFeePerGas: [], gasUsedRatio: [], baseFeePerBlobGas: [], blobGasUsedRatio: [] }
+export function feeHistory(chain: Chain, count: bigint, newest: BlockNumberParam, percentiles: readonly number[]): FeeHistory | EmptyFeeHistory {
+  if (count === 0n) return { oldestBlock: '0x0', gasUsedRatio: null }
   checkPercentiles(percentiles)
   const head = chain.head.number
   const last = numberOf(chain, newest)
