@@ -77,3 +77,15 @@ test('error: gas below the intrinsic gas is refused as geth words it (-32000)', 
   const { error } = await call('debug_traceCall', [{ to: TARGET, gas: '0x1388' }, 'latest', { tracer: 'callTracer' }])
   expect(error).toEqual({ code: -32000, message: 'intrinsic gas too low: have 5000, want 21000' })
 })
+
+test('behavior: the struct logger names an undefined opcode as geth does (and, as geth, puts no error on its entry)', async () => {
+  const { call } = await setup()
+  // PUSH1 1, then 0xef (undefined); and PUSH1 1, then 0xfe (the designated INVALID).
+  const undefinedOp = await call('debug_traceCall', [{ to: TARGET }, 'latest', { stateOverrides: { [TARGET]: { code: '0x6001ef' } } }])
+  const lastUndefined = undefinedOp.result.structLogs.at(-1)
+  expect(lastUndefined.op).toBe('opcode 0xef not defined')
+  expect(lastUndefined).not.toHaveProperty('error')
+  expect(undefinedOp.result.failed).toBe(true)
+  const designated = await call('debug_traceCall', [{ to: TARGET }, 'latest', { stateOverrides: { [TARGET]: { code: '0x6001fe' } } }])
+  expect(designated.result.structLogs.at(-1).op).toBe('INVALID')
+})

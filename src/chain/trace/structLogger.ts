@@ -9,7 +9,7 @@
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
 import { keyOf } from '../encoding.js'
 import type { Tracer, TxEnd, TxStart } from './tracer.js'
-import { gethErrorMessage, isRevert } from './vmErrors.js'
+import { gethErrorMessage, gethOpName, isRevert } from './vmErrors.js'
 import type { RingStateManager } from '../stateManager.js'
 
 export interface StructLoggerConfig {
@@ -62,6 +62,8 @@ export function structLogger(config: StructLoggerConfig = {}): Tracer<StructLogg
   const returnData: Uint8Array[] = []
   /** Per depth: the index in `logs` of the frame's first entry. */
   const frameStart: number[] = []
+  /** Per depth: the frame's message, whose code names an undefined opcode (its code is loaded after this hook). */
+  const messages: Message[] = []
   /** Per depth: the frame's last opcode, to tell running off the code's end from a STOP. */
   const lastOp: number[] = []
   let state: RingStateManager | undefined
@@ -92,7 +94,7 @@ export function structLogger(config: StructLoggerConfig = {}): Tracer<StructLogg
     const data = withReturnData ? returnData[step.depth] : undefined
     logs.push({
       pc: step.pc,
-      op: step.opcode.name,
+      op: step.opcode.name === 'INVALID' ? gethOpName(messages[step.depth]?.code, step.pc) : step.opcode.name,
       gas: step.gasLeft,
       gasCost: step.opcode.dynamicFee ?? BigInt(step.opcode.fee),
       depth: step.depth + 1,
@@ -106,6 +108,7 @@ export function structLogger(config: StructLoggerConfig = {}): Tracer<StructLogg
   }
 
   const beforeMessage = (message: Message): void => {
+    messages[message.depth] = message
     returnData[message.depth] = EMPTY
     frameStart[message.depth] = logs.length
     lastOp[message.depth] = -1

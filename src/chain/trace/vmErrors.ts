@@ -26,6 +26,15 @@ export function gethErrorMessage(error: EVMError): string {
   return GETH_WORDS[error.error] ?? error.error
 }
 
+/**
+ * geth's name of the opcode ethereumjs calls INVALID at `pc` of `code`: INVALID for 0xfe, and for an
+ * undefined one `opcode 0xef not defined` (ethereumjs reports every undefined opcode as 0xfe).
+ */
+export function gethOpName(code: Uint8Array | unknown, pc: number): string {
+  const byte = code instanceof Uint8Array ? code[pc] : undefined
+  return byte === undefined || byte === 0xfe ? 'INVALID' : `opcode 0x${byte.toString(16)} not defined`
+}
+
 /** Whether the error is a REVERT (the frame's output is then its revert data). */
 export function isRevert(error: EVMError | undefined): boolean {
   return error?.error === 'revert'
