@@ -18,6 +18,7 @@ import {
   bigIntToHex,
   bigIntToUnpaddedBytes,
   bytesToHex,
+  toChecksumAddress,
   bytesToUnprefixedHex,
   eoaCode7702RecoverAuthority,
   generateAddress,
@@ -25,7 +26,7 @@ import {
   unprefixedHexToBytes,
 } from '@ethereumjs/util'
 import type { RunTxResult } from '@ethereumjs/vm'
-import { ExecutionFailedError } from './errors.js'
+import { ExecutionFailedError, InsufficientFundsError } from './errors.js'
 import type { CallExecutor, CallView } from './execution/executor.js'
 import type { AccessListEntry, AuthorizationEntry, CallParams } from './execution/params.js'
 
@@ -160,10 +161,19 @@ async function runWithList(call: AccessListCall, prepared: Prepared, tracer: Acc
     else if (cap < baseFee) baseFee = cap
   }
   try {
+    checkBalance(call, prepared, context)
     return await context.executor.runTransaction(tx, context.view, baseFee, (opcode, stack, address) => tracer.onStep(opcode, stack, address))
   } catch (cause) {
     throw new ExecutionFailedError(`failed to apply transaction: ${legacyHash(call, prepared, context.keccak)} err: ${(cause as Error).message}`, { cause })
   }
+}
+
+/** geth's `buyGas`, which its access-list runs go through: the balance must cover the gas at the fee cap, plus the value. */
+function checkBalance(call: AccessListCall, prepared: Prepared, context: AccessListContext): void {
+  const feeCap = prepared.pricing.kind === 'legacy' ? prepared.pricing.gasPrice : prepared.pricing.maxFeePerGas
+  const have = context.view.state.account(bytesToUnprefixedHex(prepared.from))?.balance ?? 0n
+  const want = prepared.gas * feeCap + (call.value ?? 0n)
+  if (have < want) throw new InsufficientFundsError(toChecksumAddress(bytesToHex(prepared.from)), have, want)
 }
 
 /**

@@ -75,7 +75,7 @@ test('error: debug_traceTransaction of an unknown transaction', async () => {
 test('error: gas below the intrinsic gas is refused as geth words it (-32000)', async () => {
   const { call } = await setup()
   const { error } = await call('debug_traceCall', [{ to: TARGET, gas: '0x1388' }, 'latest', { tracer: 'callTracer' }])
-  expect(error).toEqual({ code: -32000, message: 'intrinsic gas too low: have 5000, want 21000' })
+  expect(error).toEqual({ code: -32000, message: 'tracing failed: intrinsic gas too low: have 5000, want 21000' })
 })
 
 test('behavior: the struct logger names an undefined opcode as geth does (and, as geth, puts no error on its entry)', async () => {
@@ -88,4 +88,13 @@ test('behavior: the struct logger names an undefined opcode as geth does (and, a
   expect(undefinedOp.result.failed).toBe(true)
   const designated = await call('debug_traceCall', [{ to: TARGET }, 'latest', { stateOverrides: { [TARGET]: { code: '0x6001fe' } } }])
   expect(designated.result.structLogs.at(-1).op).toBe('INVALID')
+})
+
+test('error: a sender that cannot pay for the gas at its price plus the value: geth\'s tracing failed: insufficient funds', async () => {
+  const { call } = await setup()
+  const poor = '0x00000000000000000000000000000000000000aa'
+  const { error } = await call('debug_traceCall', [{ from: poor, to: TARGET, value: '0x1' }, 'latest', { tracer: 'callTracer' }])
+  expect(error).toEqual({ code: -32000, message: 'tracing failed: insufficient funds for gas * price + value: address 0x00000000000000000000000000000000000000AA have 0 want 1' })
+  const priced = await call('debug_traceCall', [{ from: poor, to: TARGET, gas: '0x5208', gasPrice: '0x2' }, 'latest', { tracer: 'callTracer' }])
+  expect(priced.error?.message).toBe('tracing failed: insufficient funds for gas * price + value: address 0x00000000000000000000000000000000000000AA have 0 want 42000')
 })

@@ -4,7 +4,8 @@
 // be what a real transaction carrying the list uses: the tests send one and compare receipts.
 
 import { bytesToHex } from '@ethereumjs/util'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, onTestFinished, test } from 'vitest'
+import { createRingchain } from '../../src/index.js'
 import { fixtureExchange, startImported } from '../conformance/corpus.js'
 import { STORE_INITCODE, initcode, storeCalldata } from '../helpers/chain.js'
 import { type Hex, result, rpcError, sendRaw, signedTx, start, word } from '../helpers/rpc.js'
@@ -183,4 +184,16 @@ describe('errors', () => {
     const { store, from, url } = await setup()
     expect(await rpcError(url, METHOD, [{ from, to: store }, word(1n)])).toMatchObject({ code: -32001 })
   })
+})
+
+test('error: a sender that cannot pay for the gas at the fee cap plus the value is refused, as geth\'s buyGas refuses it', async () => {
+  const rc = await createRingchain({ deterministic: true })
+  onTestFinished(() => rc.close())
+  const poor = '0x00000000000000000000000000000000000000aa'
+  await rc.request({ method: 'anvil_setBalance', params: [poor, '0x5'] })
+  const attempt = rc.request({ method: 'eth_createAccessList', params: [{ from: poor, to: rc.accounts[1]!.address, gas: '0x5208', gasPrice: '0x1' }, 'latest'] })
+  await expect(attempt).rejects.toMatchObject({ code: -32000, message: expect.stringMatching(/^failed to apply transaction: 0x[0-9a-f]{64} err: insufficient funds for gas \* price \+ value: address 0x0{38}[aA]{2} have 5 want 21000$/) })
+  // Enough for exactly that gas: answered.
+  await rc.request({ method: 'anvil_setBalance', params: [poor, '0x5208'] })
+  expect(await rc.request({ method: 'eth_createAccessList', params: [{ from: poor, to: rc.accounts[1]!.address, gas: '0x5208', gasPrice: '0x1' }, 'latest'] })).toMatchObject({ accessList: [], gasUsed: '0x5208' })
 })

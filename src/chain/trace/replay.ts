@@ -11,11 +11,11 @@ import { createBlock, type Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { getActivePrecompiles, type EVMResult } from '@ethereumjs/evm'
 import { createTx, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
-import { Address, bigIntToUnpaddedBytes, generateAddress } from '@ethereumjs/util'
+import { Address, bigIntToUnpaddedBytes, bytesToHex, generateAddress, toChecksumAddress } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { startBlock } from '../builder.js'
-import { ChainError, ExecutionFailedError } from '../errors.js'
+import { ChainError, ExecutionFailedError, InsufficientFundsError } from '../errors.js'
 import { keyOf } from '../encoding.js'
 import { EMPTY, type StateReader } from '../state.js'
 import { RingStateManager } from '../stateManager.js'
@@ -159,7 +159,12 @@ export async function traceCall<Result>(
   const tx = withSender(createTx({ ...txData, v: 27n, r: 1n, s: 1n } as TypedTxData, { common, freeze: false }), from)
   // geth's state transition refuses it before any tracer runs; ethereumjs would throw a plain error.
   const intrinsic = tx.getIntrinsicGas()
-  if (gasLimit < intrinsic) throw new ExecutionFailedError(`intrinsic gas too low: have ${gasLimit}, want ${intrinsic}`)
+  // geth's traceTx wraps what ApplyMessage refuses as `tracing failed: …`.
+  if (gasLimit < intrinsic) throw new ExecutionFailedError(`tracing failed: intrinsic gas too low: have ${gasLimit}, want ${intrinsic}`)
+  // geth's buyGas: the balance must cover the gas at the price plus the value (run with the balance unchecked below).
+  const balance = sm.accountRecord(keyOf(from))?.balance ?? 0n
+  const want = gasLimit * gasPrice + (call.value ?? 0n)
+  if (balance < want) throw new ExecutionFailedError(`tracing failed: ${new InsufficientFundsError(toChecksumAddress(bytesToHex(from)), balance, want).message}`)
   const block = contextBlock(common, record.block, gasPrice, input.blockOverrides)
   tracer.start(txStart(common, tx, from, block.header.coinbase.bytes, sm, 0))
   const result = await withHooks(vm, tracer.hooks, timeoutMs, () =>
