@@ -10,11 +10,12 @@
 //   npm run build && node bench/transport.mjs [--rounds 12] [--batch 20] [--no-anvil]
 
 import { fork } from 'node:child_process'
-import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { encodeFunctionData, http, webSocket } from 'viem'
+import { threadsCpuMs } from './proc-cpu.mjs'
 import { HARDFORK, Store, accounts, devChain } from './suite-flows.mjs'
 import { startAnvil, startRingchain, stopProcess } from './suite.mjs'
 import { findAnvil } from './startup.mjs'
@@ -49,18 +50,6 @@ if (process.platform !== 'linux') {
   process.exit(0)
 }
 
-/** Milliseconds on CPU so far of `pid`'s main thread, or of every thread of it. */
-function threadsCpuMs(pid, mainOnly = false) {
-  let ns = 0
-  for (const task of mainOnly ? [String(pid)] : readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
-    } catch {
-      // A thread that ended between the listing and the read.
-    }
-  }
-  return ns / 1e6
-}
 
 const me = accounts[0].address
 const fees = { chainId: 31337, type: 'eip1559', maxFeePerGas: 100_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n }
