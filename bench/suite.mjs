@@ -46,7 +46,7 @@ const METHOD_PAIRS = PAIRS.slice(0, 2)
 // --- servers ---------------------------------------------------------------------------------------
 
 /** `ringchain serve` with the suite's chain settings; resolves once its ready line is printed. */
-async function startRingchain() {
+export async function startRingchain() {
   const child = spawn(ringchainCommand.command, [...ringchainCommand.args, '--hardfork', HARDFORK], { stdio: ['ignore', 'pipe', 'inherit'] })
   const line = await new Promise((resolve, reject) => {
     let buffer = ''
@@ -64,7 +64,7 @@ async function startRingchain() {
 }
 
 /** anvil with the suite's chain settings (its defaults are the same accounts, id and automine). */
-async function startAnvil(binary, cachePath) {
+export async function startAnvil(binary, cachePath) {
   const port = await freePort()
   const child = spawn(binary, ['--port', String(port), '--silent', '--hardfork', HARDFORK, '--chain-id', '31337', '--cache-path', cachePath], { stdio: 'ignore' })
   const httpUrl = `http://127.0.0.1:${port}`
@@ -80,7 +80,7 @@ async function startAnvil(binary, cachePath) {
   return { child, httpUrl, wsUrl: `ws://127.0.0.1:${port}` }
 }
 
-async function stopProcess(child) {
+export async function stopProcess(child) {
   if (child === undefined || child.exitCode !== null || child.signalCode !== null) return
   const exited = new Promise((resolve) => child.once('exit', resolve))
   child.kill('SIGTERM')
