@@ -2,7 +2,8 @@
  * Answers requests as the hosted provider of the profile in force would: rate limits (429 with
  * Retry-After, -32005), transient failures (the profile's status, -32603), latency per method,
  * lagging backends (`lag.ts`), and the provider's limits on batches and `eth_getLogs`. Wraps the
- * dispatcher: a key without a profile goes straight through (one map lookup), and the dispatcher
+ * dispatcher: a key without a profile goes straight through (one map lookup), as do test controls
+ * (`isTestControl`), and the dispatcher
  * still builds every envelope of a call that is served. Statuses and Retry-After are handed to the
  * transport in a `ProviderAnswer`; WebSocket drops are the transport's (`ProviderSimulation.wsLifetime`).
  */
@@ -56,6 +57,7 @@ async function serveAsProvider(body: string, session: RpcSession, state: KeyStat
   }
   const isBatch = Array.isArray(parsed)
   const calls: readonly unknown[] = isBatch ? (parsed as unknown[]) : [parsed]
+  if (calls.length > 0 && calls.every(isTestControl)) return parts.dispatch(body, session)
   const refusal = state.admit(Math.max(1, calls.length), parts.simulation.now())
   if (refusal !== undefined) {
     const error = new LimitExceededError(refusal.limit === 'perDay' ? PER_DAY_MESSAGE : PER_SECOND_MESSAGE)
@@ -139,6 +141,16 @@ function errorsFor(calls: readonly unknown[], isBatch: boolean, error: RpcError)
   if (!isBatch) return errorResponse(idOf(calls[0]), error)
   if (calls.length === 0) return errorResponse(null, error)
   return '[' + calls.map((call) => errorResponse(idOf(call), error)).join(',') + ']'
+}
+
+/**
+ * Test controls (`anvil_`, `hardhat_`, `evm_`, `ringchain_`) are no hosted provider's: they pass
+ * untouched, so that a test can mine or change the profile whatever the profile does to its app.
+ */
+function isTestControl(message: unknown): boolean {
+  if (!isCall(message)) return false
+  const method = message.method
+  return method.startsWith('anvil_') || method.startsWith('evm_') || method.startsWith('hardhat_') || method.startsWith('ringchain_')
 }
 
 function isCall(message: unknown): message is Call {
