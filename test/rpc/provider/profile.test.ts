@@ -56,3 +56,11 @@ describe('errors name the field', () => {
     })
   }
 })
+
+test('behavior: the presets in scenarios/profiles/ are valid profiles', async () => {
+  const { readdirSync, readFileSync } = await import('node:fs')
+  const dir = new URL('../../../scenarios/profiles/', import.meta.url).pathname
+  const presets = readdirSync(dir).filter((f) => f.endsWith('.json'))
+  expect(presets).toEqual(expect.arrayContaining(['infura-free.json', 'flaky.json', 'lagging.json']))
+  for (const file of presets) expect(() => parseProviderProfile(JSON.parse(readFileSync(dir + file, 'utf8'))), file).not.toThrow()
+})
