@@ -121,3 +121,20 @@ test('behavior: the same seed gives the same sequence of failures', async () => 
   expect(await statuses(11)).toEqual(first)
   expect(await statuses(12)).not.toEqual(first)
 })
+
+test('args: a key\'s own section wins over default; other keys meet default', async () => {
+  const rc = await start({ providerProfile: { default: { failures: { share: 1, status: 502 } }, calm: {} } })
+  expect((await post(rc.urls('calm').httpUrl, call('eth_chainId'))).status).toBe(200)
+  expect((await post(rc.urls('other').httpUrl, call('eth_chainId'))).status).toBe(502)
+})
+
+test('behavior: in-process (createRingchain), a refusal is the JSON-RPC error thrown', async () => {
+  const { createRingchain } = await import('../../src/index.js')
+  const rc = await createRingchain({ providerProfile: { default: { rateLimit: { perDay: 1 } } } })
+  try {
+    expect(await rc.request({ method: 'eth_chainId' })).toBe('0x7a69')
+    await expect(rc.request({ method: 'eth_chainId' })).rejects.toMatchObject({ code: -32005, message: 'daily request count exceeded, request rate limited' })
+  } finally {
+    await rc.close()
+  }
+})
