@@ -1,6 +1,7 @@
 // The contract between the transport (src/server/) and whoever answers JSON-RPC (src/rpc/).
 // The server owns sockets, paths, keys and limits; the handler owns every JSON-RPC envelope.
-// Nothing here knows about the chain: a handler is just "raw body in, raw body out".
+// Nothing here knows about the chain: a handler is just "raw body in, raw body out" (a body may
+// come with a status of its own, as a simulated provider's 429 does).
 
 export interface Session {
   /** 'http' or 'ws' */

@@ -3,9 +3,10 @@
 // Session.onClose. Bad paths and keys are refused with a raw HTTP response before the handshake,
 // so no WebSocket ever opens for them.
 // Message size is `ws`'s maxPayload (it closes with 1009 itself); this file adds the nesting
-// limit, a heartbeat that ends clients gone silent, and a cap on what a client that does not read
-// may leave queued. Listening and the shutdown grace period belong to server.ts; JSON-RPC (ids,
-// subscriptions) belongs to the handler.
+// limit, a heartbeat that ends clients gone silent, a cap on what a client that does not read
+// may leave queued, and the lifetime a simulated provider gives a key's connections (`wsLifetime`).
+// Listening and the shutdown grace period belong to server.ts; JSON-RPC (ids, subscriptions)
+// belongs to the handler.
 
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'

@@ -2,16 +2,15 @@
  * Answers requests as the hosted provider of the profile in force would: rate limits (429 with
  * Retry-After, -32005), transient failures (the profile's status, -32603), latency per method,
  * lagging backends (`lag.ts`), and the provider's limits on batches and `eth_getLogs`. Wraps the
- * dispatcher: a key without a profile goes straight through (one map lookup), as do test controls
- * (`isTestControl`), and the dispatcher
- * still builds every envelope of a call that is served. Statuses and Retry-After are handed to the
- * transport in a `ProviderAnswer`; WebSocket drops are the transport's (`ProviderSimulation.wsLifetime`).
+ * dispatcher: without a profile a request goes straight through (one field check), as do test
+ * controls (`isTestControl`), and the dispatcher still builds every envelope of a call served.
+ * Statuses and Retry-After go to the transport in a `ProviderAnswer`; WebSocket drops are the
+ * transport's (`ProviderSimulation.wsLifetime`).
  */
-import type { ChainFor } from '../context.js'
+import { numberOf, type ChainFor } from '../context.js'
 import { errorResponse, resultResponse, type Dispatch, type RpcId, type RpcSession } from '../dispatcher.js'
 import { InternalError, InvalidParamsError, InvalidRequestError, LimitExceededError, type RpcError } from '../errors.js'
 import { logFilter } from '../params/logFilter.js'
-import { numberOf } from '../context.js'
 import type { KeyState, ProviderSimulation } from './engine.js'
 import { asOfBlock, isLaggableRead, type Call } from './lag.js'
 import type { ProviderBehaviour } from './profile.js'
