@@ -19,12 +19,16 @@ import { createDispatcher, type Dispatch, type RpcContext, type RpcSession } fro
 import { LimitExceededError } from './rpc/errors.js'
 import { mapDomainError } from './rpc/domainErrors.js'
 import { createMethods } from './rpc/methods.js'
+import { ProviderSimulation } from './rpc/provider/engine.js'
+import { parseProviderProfile, type ProviderProfileJson } from './rpc/provider/profile.js'
+import { withProvider, type ProviderDispatch } from './rpc/provider/serve.js'
 import { Chains, DEFAULT_MAX_CHAINS, type IsolateOptions } from './chains.js'
 import { describeError } from './server/log.js'
 import { startServer, type ServerOptions } from './server/server.js'
 
 export { RingchainRpcError, type RequestArguments } from './eip1193.js'
 export type { StateDump } from './chain/dumpState.js'
+export { InvalidProviderProfileError, parseProviderProfile, type ProviderBehaviour, type ProviderProfileJson } from './rpc/provider/profile.js'
 
 export { DEFAULT_MAX_CHAINS, type IsolateOptions } from './chains.js'
 
@@ -77,6 +81,14 @@ export interface RingchainOptions extends Omit<ChainOptions, 'onConsole'> {
    * const rc = await createRingchain({ loadState: 'state.json' })
    */
   loadState?: StateDump | string
+  /**
+   * Answer as a hosted provider does: rate limits (429), latency, lagging backends, transient
+   * failures, WebSocket drops and limits, per API key, deterministic under its `seed`. Absent: the
+   * perfect provider. `ringchain_setProviderProfile` changes it at runtime.
+   * @example
+   * await startRingchain({ providerProfile: { seed: 1, default: { failures: { share: 0.2, status: 503 } } } })
+   */
+  providerProfile?: ProviderProfileJson
 }
 
 /** A dev account as the API hands it out. */
@@ -107,8 +119,9 @@ export interface Ringchain {
  */
 export async function createRingchain(options: RingchainOptions = {}): Promise<Ringchain> {
   const chains = new Chains(chainFactory(options), { isolate: false })
+  const provider = providerSimulation(options)
   const primary = await chains.open(IN_PROCESS_KEY)
-  const dispatch = dispatcherFor(chains, undefined)
+  const dispatch = withProvider(dispatcherFor(chains, undefined, provider), provider, chains.chainFor)
   const session = inProcessSession(IN_PROCESS_KEY)
   return {
     get chain() {
@@ -193,7 +206,8 @@ export const DEFAULT_API_KEY = 'ringchain'
  * const provider = new JsonRpcProvider(rc.httpUrl)
  */
 export async function startRingchain(options: StartOptions = {}): Promise<RunningRingchain> {
-  const { port, host, apiKeys, isolate, logger, server: serverOptions, record, ...ringchainOptions } = options
+  const { port, host, apiKeys, isolate, logger, server: serverOptions, record, providerProfile: _profile, ...ringchainOptions } = options
+  const provider = providerSimulation(options)
   const { maxBatchLength, ...transport } = serverOptions ?? {}
   if (maxBatchLength !== undefined && (!Number.isSafeInteger(maxBatchLength) || maxBatchLength < 1)) {
     throw new RangeError(`maxBatchLength: expected a positive integer, got ${maxBatchLength}`)
@@ -205,9 +219,10 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
     ...(logger === undefined ? {} : { logger }),
   })
   const primary = await chains.open(key)
-  const answering = dispatcherFor(chains, logger, maxBatchLength)
+  const answering = dispatcherFor(chains, logger, provider, maxBatchLength)
   const recorder = record === undefined ? undefined : (await import('./recorder.js')).wrapWithRecorder(answering, record, { chain: ringchainOptions })
-  const dispatch = recorder?.dispatch ?? answering
+  // Outside the recorder: a request the provider refuses was never served.
+  const dispatch = withProvider(recorder?.dispatch ?? answering, provider, chains.chainFor)
   let server
   try {
     server = await startServer(logger?.debug === undefined ? dispatch : logRequests(dispatch, logger.debug.bind(logger)), {
@@ -218,6 +233,7 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
       // `/` serves the default key's chain, for clients that default to a URL without a path
       // (cast, forge, Hardhat's localhost). With keys configured it is refused: a key is a secret.
       ...(apiKeys === undefined ? { rootKey: key } : { apiKeys }),
+      wsLifetime: (apiKey) => provider.wsLifetime(apiKey),
     })
   } catch (e) {
     await chains.close()
@@ -246,7 +262,7 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
 /** One chain's place: the chain (a promise while it is being created or reset) and its use. */
 /** Creates chains from one set of options; an import is read from disk once, however many chains. */
 function chainFactory(options: RingchainOptions): () => Promise<Chain> {
-  const { import: source, loadState, onConsole, ...rest } = options
+  const { import: source, loadState, onConsole, providerProfile: _profile, ...rest } = options
   const chainOptions: ChainOptions = onConsole === undefined ? rest : { ...rest, onConsole: (entry) => onConsole(consoleLogOf(entry)) }
   let loaded: Promise<ChainImport> | undefined
   let state: Promise<ChainState> | undefined
@@ -269,10 +285,11 @@ function chainFactory(options: RingchainOptions): () => Promise<Chain> {
   }
 }
 
-function dispatcherFor(chains: Chains, logger: RingchainLogger | undefined, maxBatchLength?: number): Dispatch {
+function dispatcherFor(chains: Chains, logger: RingchainLogger | undefined, provider: ProviderSimulation, maxBatchLength?: number): Dispatch {
   const methods = createMethods(chains.chainFor, {
     clientVersion: CLIENT_VERSION,
     reset: (ctx) => chains.reset(ctx.session.apiKey),
+    provider,
   })
   return createDispatcher(methods, {
     mapDomainError,
@@ -281,8 +298,13 @@ function dispatcherFor(chains: Chains, logger: RingchainLogger | undefined, maxB
   })
 }
 
+/** The provider simulation of the options' profile (checked here: a bad one throws before anything starts). */
+function providerSimulation(options: RingchainOptions): ProviderSimulation {
+  return new ProviderSimulation(options.providerProfile === undefined ? undefined : parseProviderProfile(options.providerProfile))
+}
+
 /** Wraps a dispatcher to log each request's transport, methods and time (never its key). */
-function logRequests(dispatch: Dispatch, debug: (message: string) => void): Dispatch {
+function logRequests(dispatch: ProviderDispatch, debug: (message: string) => void): ProviderDispatch {
   return async (body, session) => {
     const started = performance.now()
     const answer = await dispatch(body, session)
@@ -341,11 +363,12 @@ function inProcessSession(apiKey: string): RpcSession {
 
 let nextId = 1
 
-async function request(dispatch: Dispatch, session: RpcSession, args: RequestArguments): Promise<unknown> {
+async function request(dispatch: ProviderDispatch, session: RpcSession, args: RequestArguments): Promise<unknown> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: args.method, params: args.params ?? [] })
   const answer = await dispatch(body, session)
   if (answer === undefined) return undefined
-  const parsed = JSON.parse(answer) as { result?: unknown; error?: { code: number; message: string; data?: unknown } }
+  // A simulated provider's 429 or 503 has no status in-process: its JSON-RPC error is thrown.
+  const parsed = JSON.parse(typeof answer === 'string' ? answer : answer.body) as { result?: unknown; error?: { code: number; message: string; data?: unknown } }
   if (parsed.error !== undefined) throw new RingchainRpcError(parsed.error.code, parsed.error.message, parsed.error.data)
   return parsed.result
 }

@@ -20,7 +20,7 @@ export async function serve(rest: string[]): Promise<void> {
   const options = toOptions(values, logger)
   const dumpTo = stateFiles(values, options)
   // The chain's modules load only now: a bad flag or file above is answered without loading them.
-  const [{ startRingchain }, { normalizeHardfork, normalizeMnemonic }, { ChainError }] = await Promise.all([
+  const [{ startRingchain, parseProviderProfile }, { normalizeHardfork, normalizeMnemonic }, { ChainError }] = await Promise.all([
     import('../simulator.js'),
     import('../chain/genesis.js'),
     import('../chain/errors.js'),
@@ -34,6 +34,11 @@ export async function serve(rest: string[]): Promise<void> {
     if (options.mnemonic !== undefined) normalizeMnemonic(options.mnemonic)
   } catch (e) {
     fail(`--mnemonic: ${(e as Error).message}`)
+  }
+  try {
+    if (options.providerProfile !== undefined) parseProviderProfile(options.providerProfile)
+  } catch (e) {
+    fail(`--provider-profile: ${values['provider-profile']}: ${(e as Error).message}`)
   }
   if (options.apiKeys === undefined && !isLoopback(options.host ?? '127.0.0.1')) {
     logger.warn(`warning: listening on ${options.host} without --api-key: anyone who can reach this port can use the chain and its dev accounts`)

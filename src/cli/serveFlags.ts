@@ -42,6 +42,7 @@ const OPTIONS = {
   import: { type: 'string' },
   blocks: { type: 'string' },
   record: { type: 'string' },
+  'provider-profile': { type: 'string' },
   'load-state': { type: 'string' },
   'dump-state': { type: 'string' },
   state: { type: 'string' },
@@ -114,6 +115,11 @@ State files (anvil's format: accounts, storage, code and the head's number, time
 Recording
   --record <file>          write the state-changing requests served as a scenario that replays
                            them, with their results as expectations (see scenarios/README.md)
+
+Provider simulation
+  --provider-profile <file> answer as a hosted provider: rate limits (429), latency, lagging
+                           backends, transient failures, WebSocket drops and limits, per API
+                           key, seeded (JSON; see scenarios/profiles/ and the README)
 
 Output and lifecycle
   --json                   print one JSON line on stdout when ready:
@@ -255,7 +261,23 @@ export function toOptions(values: Flags, logger: RingchainLogger): StartOptions 
     options.import = blocks === undefined ? { genesis } : { genesis, blocks }
   }
   if (values.record !== undefined) options.record = values.record
+  if (values['provider-profile'] !== undefined) options.providerProfile = readProfileFile(values['provider-profile'])
   return options
+}
+
+/** The JSON of `--provider-profile`; its fields are checked once the simulator is loaded (serve.ts). */
+function readProfileFile(path: string): NonNullable<StartOptions['providerProfile']> {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (e) {
+    fail(`--provider-profile: cannot read ${path}: ${(e as Error).message.replace(/^[A-Z]+: /, '').split(',')[0]}`)
+  }
+  try {
+    return JSON.parse(text) as NonNullable<StartOptions['providerProfile']>
+  } catch (e) {
+    fail(`--provider-profile: ${path} is not JSON: ${(e as Error).message.split('\n')[0]}`)
+  }
 }
 
 function miningOf(values: Flags): StartOptions['mining'] {

@@ -7,6 +7,7 @@
 import type { Chain } from '../chain/chain.js'
 import type { RpcContext } from './dispatcher.js'
 import type { BlockNumberParam } from './params/block.js'
+import type { ProviderSimulation } from './provider/engine.js'
 
 /** Picks the chain a request is about (one per API key in isolate mode). */
 export type ChainFor = (ctx: RpcContext) => Chain | Promise<Chain>
@@ -21,6 +22,8 @@ export interface MethodsOptions {
    * `anvil_reset`, `hardhat_reset`). Without it those methods answer -32000.
    */
   reset?: (ctx: RpcContext) => Promise<void>
+  /** The provider simulation `ringchain_setProviderProfile` sets. Without it that method answers -32000. */
+  provider?: ProviderSimulation
 }
 
 /**

@@ -37,6 +37,7 @@ import { subscriptionMethods } from './eth/subscriptions.js'
 import { transactionMethods } from './eth/transactions.js'
 import { unsignedSendMethods } from './eth/unsigned.js'
 import { ringchainNodeMethods } from './ringchain/node.js'
+import { providerMethods } from './ringchain/provider.js'
 import { storageMethods } from './ringchain/storage.js'
 import { txpoolMethods } from './txpool.js'
 import { web3Methods } from './web3.js'
@@ -77,6 +78,7 @@ function registry(chainFor: ChainFor, options: MethodsOptions) {
     // ringchain_
     ...storageMethods(chainFor),
     ...ringchainNodeMethods(options),
+    ...providerMethods(options),
   } satisfies Registry
 }
 

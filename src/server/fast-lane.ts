@@ -13,13 +13,13 @@
 // apply to connections it holds), their order of answers (pipelined requests are answered in
 // order) and their backpressure.
 
-import type { Server } from 'node:http'
+import { STATUS_CODES, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import type { ApiKeys } from './api-keys.js'
 import type { ConnectionLimit } from './limits.js'
 import { describeError } from './log.js'
 import { HTTP_PREFIX, routeKey } from './routes.js'
-import type { Logger, Session } from './types.js'
+import type { HandlerAnswer, Logger, Session } from './types.js'
 
 /** What the lane needs from the rest of the HTTP side. */
 export interface FastLaneOptions {
@@ -29,8 +29,8 @@ export interface FastLaneOptions {
   readonly maxBodyBytes: number
   /** Whether node:http's endpoint would take this Content-Type; others are handed off (415). */
   readonly acceptsContentType: (header: string | undefined) => boolean
-  /** The answer to a body: a 200 JSON body, or undefined for 204. Never rejects. */
-  readonly answer: (body: string, session: Session) => Promise<string | undefined>
+  /** The answer to a body: a 200 JSON body, undefined for 204, or a body with its own status. Never rejects. */
+  readonly answer: (body: string, session: Session) => Promise<HandlerAnswer>
   /** A session for one exchange on `socket` under `apiKey`. */
   readonly session: (apiKey: string, socket: Socket) => Session
   /** Where a failure of the lane itself (a bug) is reported before its connection is cut. */
@@ -409,7 +409,8 @@ function httpDate(): string {
 const CLOSE_HEADER = 'Connection: close\r\n'
 
 /** An answer with the headers node:http would give it, in its order; `connection` ends them. */
-function frame(answer: string | undefined, connection: string): string {
+function frame(answer: HandlerAnswer, connection: string): string {
+  if (typeof answer === 'object') return frameStatus(answer.status, answer.headers, answer.body, connection)
   if (answer === undefined) {
     return 'HTTP/1.1 204 No Content\r\nAccess-Control-Allow-Origin: *\r\nDate: ' + httpDate() + '\r\n' + connection + '\r\n'
   }
@@ -423,4 +424,11 @@ function frame(answer: string | undefined, connection: string): string {
     '\r\n' +
     answer
   )
+}
+
+/** A status answer (a simulated provider's 429 or 503): its status, its own headers, then node:http's. */
+function frameStatus(status: number, headers: Readonly<Record<string, string>>, body: string, connection: string): string {
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n`
+  for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`
+  return head + 'Content-Type: application/json\r\nContent-Length: ' + Buffer.byteLength(body) + '\r\nAccess-Control-Allow-Origin: *\r\nDate: ' + httpDate() + '\r\n' + connection + '\r\n' + body
 }

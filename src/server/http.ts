@@ -23,7 +23,7 @@ import {
   tooManyConnectionsBody,
 } from './responses.js'
 import { HTTP_PREFIX, KEY_MISSING, NOT_OURS, WS_PREFIX, matchKeyPath, routeKey } from './routes.js'
-import type { Logger, RpcHandler, Session } from './types.js'
+import { isStatusAnswer, type HandlerAnswer, type Logger, type RpcHandler, type Session } from './types.js'
 
 /** A response the transport gives without asking the handler; every body is a JSON-RPC error. */
 interface FixedAnswer {
@@ -267,16 +267,16 @@ export class HttpEndpoint {
   }
 
   /**
-   * The answer to a request body, always sent with 200 (or 204 when undefined): the handler's, or
-   * the JSON-RPC error for a body nested too deeply or a handler that failed. Never rejects. The
-   * fast lane (fast-lane.ts) answers through it too.
+   * The answer to a request body, sent with 200 (or 204 when undefined, or the status of a
+   * `StatusAnswer`): the handler's, or the JSON-RPC error for a body nested too deeply or a handler
+   * that failed. Never rejects. The fast lane (fast-lane.ts) answers through it too.
    */
-  answer(body: string, session: Session): Promise<string | undefined> {
+  answer(body: string, session: Session): Promise<HandlerAnswer> {
     if (nestingExceeds(body, this.#maxJsonDepth)) {
       this.#logger.warn(`request nested deeper than ${this.#maxJsonDepth} levels refused`)
       return Promise.resolve(this.#tooDeep.body)
     }
-    let answering: Promise<string | undefined>
+    let answering: Promise<HandlerAnswer>
     try {
       answering = this.#handler(body, session)
     } catch (error) {
@@ -284,14 +284,19 @@ export class HttpEndpoint {
       return Promise.resolve(this.#failed(error))
     }
     return Promise.resolve(answering).then(
-      (answer) => (typeof answer === 'string' || answer === undefined ? answer : this.#failed(new TypeError(`rpc handler resolved to ${typeof answer}, not a string or undefined`))),
+      (answer) => (typeof answer === 'string' || answer === undefined || isStatusAnswer(answer) ? answer : this.#failed(new TypeError(`rpc handler resolved to ${typeof answer}, not a string or undefined`))),
       (error: unknown) => this.#failed(error),
     )
   }
 
-  #answer(res: ServerResponse, answer: string | undefined): void {
+  #answer(res: ServerResponse, answer: HandlerAnswer): void {
     if (res.headersSent || res.destroyed) return // client gone, or cut by the shutdown grace period
     if (this.#draining) res.shouldKeepAlive = false
+    if (typeof answer === 'object') {
+      res.writeHead(answer.status, { ...answer.headers, 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(answer.body), 'Access-Control-Allow-Origin': '*' })
+      res.end(answer.body)
+      return
+    }
     if (answer === undefined) {
       // Only notifications in the body: nothing to answer (decisions.md, "JSON-RPC envelope").
       res.writeHead(204, NO_CONTENT_HEADERS)

@@ -12,7 +12,7 @@ import { installFastLane, type FastLane } from './fast-lane.js'
 import { HttpEndpoint, HttpSession, acceptsContentType } from './http.js'
 import { ConnectionLimit } from './limits.js'
 import { describeError, stderrLogger } from './log.js'
-import type { Logger, RpcHandler } from './types.js'
+import type { Logger, RpcHandler, WsLifetimeOf } from './types.js'
 import { WebSocketEndpoint } from './websocket.js'
 
 const MIB = 1024 * 1024
@@ -70,6 +70,11 @@ export interface ServerOptions {
   shutdownGraceMs?: number | undefined
   /** Where warnings and errors go. Default: stderr. */
   logger?: Logger | undefined
+  /**
+   * How long the WebSocket connections of a key live, asked when each opens: past that many
+   * messages (either way) or seconds the connection is cut (a simulated provider's drops). Default: for ever.
+   */
+  wsLifetime?: WsLifetimeOf | undefined
 }
 
 /** A listening server, as `startServer` resolves it. */
@@ -117,6 +122,7 @@ export async function startServer(handler: RpcHandler, options: ServerOptions = 
       maxBufferedBytes: positive('maxWsBufferedBytes', options.maxWsBufferedBytes, 16 * MIB),
       pingIntervalMs: nonNegative('wsPingIntervalMs', options.wsPingIntervalMs, 30_000),
       connections,
+      lifetimeOf: options.wsLifetime,
     },
     logger,
   )

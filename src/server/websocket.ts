@@ -3,9 +3,10 @@
 // Session.onClose. Bad paths and keys are refused with a raw HTTP response before the handshake,
 // so no WebSocket ever opens for them.
 // Message size is `ws`'s maxPayload (it closes with 1009 itself); this file adds the nesting
-// limit, a heartbeat that ends clients gone silent, and a cap on what a client that does not read
-// may leave queued. Listening and the shutdown grace period belong to server.ts; JSON-RPC (ids,
-// subscriptions) belongs to the handler.
+// limit, a heartbeat that ends clients gone silent, a cap on what a client that does not read
+// may leave queued, and the lifetime a simulated provider gives a key's connections (`wsLifetime`).
+// Listening and the shutdown grace period belong to server.ts; JSON-RPC (ids, subscriptions)
+// belongs to the handler.
 
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -25,7 +26,7 @@ import {
   tooManyConnectionsBody,
 } from './responses.js'
 import { KEY_MISSING, NOT_OURS, WS_PREFIX, routeKey } from './routes.js'
-import type { Logger, RpcHandler, Session } from './types.js'
+import { isStatusAnswer, type HandlerAnswer, type Logger, type RpcHandler, type Session, type WsLifetimeOf } from './types.js'
 
 const REFUSE_NOT_FOUND = rawResponse(404, 'Not Found', 'application/json', NOT_FOUND_BODY)
 const REFUSE_KEY_REQUIRED = rawResponse(403, 'Forbidden', 'application/json', KEY_REQUIRED_BODY)
@@ -70,12 +71,15 @@ class WsSession implements Session {
   readonly #logger: Logger
   readonly #maxBufferedBytes: number
   #callbacks: (() => void)[] = []
+  /** Messages (either way) still allowed before the connection is cut; undefined: no limit. */
+  #messagesLeft: number | undefined
   #closed = false
   #corked = false
   /** Answers written since the socket was last flushed. */
   #batched = 0
 
-  constructor(socket: WebSocket, stream: Duplex, apiKey: string, logger: Logger, maxBufferedBytes: number) {
+  constructor(socket: WebSocket, stream: Duplex, apiKey: string, logger: Logger, maxBufferedBytes: number, maxMessages?: number) {
+    this.#messagesLeft = maxMessages
     this.#socket = socket
     this.#stream = stream
     this.#apiKey = apiKey
@@ -97,7 +101,7 @@ class WsSession implements Session {
 
   send(message: string): void {
     // Dropped while closing or closed: the client can no longer receive it.
-    if (this.#socket.readyState !== WebSocket.OPEN) return
+    if (this.#socket.readyState !== WebSocket.OPEN || !this.passes()) return
     if (this.#socket.bufferedAmount > this.#maxBufferedBytes) {
       // A client that does not read (a stalled subscriber) would otherwise grow our memory without
       // bound. A close frame would queue behind the backlog: cut the connection instead.
@@ -122,6 +126,17 @@ class WsSession implements Session {
       this.#stream.uncork()
       this.#stream.cork()
     }
+  }
+
+  /**
+   * Counts one message against the connection's lifetime (a simulated provider's drop): false, and
+   * the connection cut without a close frame (the client sees 1006), once the allowance is spent.
+   */
+  passes(): boolean {
+    if (this.#messagesLeft === undefined) return true
+    if (this.#messagesLeft-- > 0) return true
+    this.#socket.terminate()
+    return false
   }
 
   readonly #uncork = (): void => {
@@ -166,6 +181,8 @@ export interface WebSocketLimits {
   /** Ping period; a client that has not answered the previous ping is dropped. 0: no heartbeat. */
   readonly pingIntervalMs: number
   readonly connections: ConnectionLimit
+  /** How long a key's connections live (a simulated provider's drops); absent: for ever. */
+  readonly lifetimeOf?: WsLifetimeOf | undefined
 }
 
 /** Serves JSON-RPC over WebSocket; hand `onUpgrade` to a node:http server's 'upgrade' event. */
@@ -272,7 +289,15 @@ export class WebSocketEndpoint {
   }
 
   #open(client: WebSocket, stream: Duplex, apiKey: string): void {
-    const session = new WsSession(client, stream, apiKey, this.#logger, this.#limits.maxBufferedBytes)
+    const lifetime = this.#limits.lifetimeOf?.(apiKey)
+    const session = new WsSession(client, stream, apiKey, this.#logger, this.#limits.maxBufferedBytes, lifetime?.dropAfterMessages)
+    // A simulated provider's drop: the TCP connection is cut without a close frame, as a load
+    // balancer or a restarting backend cuts it, so clients see 1006 and must reconnect.
+    const seconds = lifetime?.dropAfterSeconds
+    if (seconds !== undefined) {
+      const drop = setTimeout(() => client.terminate(), seconds * 1000).unref()
+      client.once('close', () => clearTimeout(drop))
+    }
     this.#clients.add(client)
     this.#startHeartbeat()
     // Any sign of life counts as an answer to the ping.
@@ -285,14 +310,17 @@ export class WebSocketEndpoint {
       this.#logger.error(`rpc handler failed: ${describeError(error)}`)
       session.send(INTERNAL_ERROR_BODY)
     }
-    const answer = (reply: string | undefined): void => {
+    const answer = (reply: HandlerAnswer): void => {
       if (typeof reply === 'string') session.send(reply)
+      // A status answer (a simulated provider's 429 or 503): a socket has no status, the body goes.
+      else if (isStatusAnswer(reply)) session.send(reply.body)
       else if (reply !== undefined) fail(new TypeError(`rpc handler resolved to ${typeof reply}, not a string or undefined`))
     }
     // Each message is handed over at once, without waiting for earlier answers: answers may come
     // back in any order, and JSON-RPC ids tell them apart.
     client.on('message', (data) => {
       alive()
+      if (!session.passes()) return
       const text = toText(data)
       if (nestingExceeds(text, this.#limits.maxJsonDepth)) {
         this.#logger.warn(`request nested deeper than ${this.#limits.maxJsonDepth} levels refused`)

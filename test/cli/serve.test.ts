@@ -183,6 +183,28 @@ describe('errors: one line on stderr, exit code 2, nothing started', () => {
     expect(cli.stdout()).toBe('')
   })
 
+  test('args: --provider-profile answers as the profile\'s provider', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ringchain-cli-'))
+    const file = join(dir, 'limited.json')
+    writeFileSync(file, JSON.stringify({ default: { rateLimit: { perDay: 1 } } }))
+    const { ready: limited } = await serveJson(['--provider-profile', file])
+    const ask = () => fetch(limited.httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }) })
+    expect((await ask()).status).toBe(200)
+    const refused = await ask()
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/)
+    expect(await refused.json()).toMatchObject({ error: { code: -32005 } })
+  })
+
+  test('error: an invalid provider profile exits 2 naming the field', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ringchain-cli-'))
+    const file = join(dir, 'profile.json')
+    writeFileSync(file, JSON.stringify({ default: { failures: { share: 0.5 } } }))
+    const cli = runCli(['serve', '--port', '0', '--provider-profile', file])
+    expect(await cli.exit()).toBe(2)
+    expect(cli.stderr()).toBe(`ringchain: --provider-profile: ${file}: default.failures.status: required\n`)
+  })
+
   test('error: a genesis file that is not JSON is named', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ringchain-cli-'))
     const file = join(dir, 'genesis.json')

@@ -15,6 +15,7 @@ import type { Path, Spec, StepContext, StepHandler } from './context.js'
 import { controlSteps } from './controls.js'
 import { expectSteps } from './expect.js'
 import { miningSteps } from './mining.js'
+import { profileSteps } from './profile.js'
 import { rpcSteps } from './rpc.js'
 import { transactionSteps } from './transactions.js'
 import { waitSteps } from './wait.js'
@@ -28,6 +29,7 @@ const STEPS: Readonly<Record<StepKind, StepHandler>> = {
   ...controlSteps,
   ...waitSteps,
   ...rpcSteps,
+  ...profileSteps,
   ...expectSteps,
 }
 
