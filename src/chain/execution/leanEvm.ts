@@ -8,7 +8,7 @@
  * some 100 µs a frame, where `Object.assign` makes the same object in about 1 µs. That was half
  * of an `eth_call`. Here the interpreter reads the message itself (the copy only renamed
  * nothing: `gasLimit` is the message's own unless an EIP below charges the frame first) and the
- * frame's result is the same object, built with `Object.assign`.
+ * frame's result holds the same, its `runState` merged when first read (`FrameResult`).
  *
  * Owns: those two methods, copied line for line but for the spreads; `_executeCall` without the
  * branches of the experimental EIPs (binary trees, block access lists, EIP-2780's frame charges,
@@ -233,14 +233,54 @@ function leanRunInterpreter(Interpreter: InterpreterClass) {
       result = Object.assign({}, result, { logs: [], selfdestruct: new Map(), createdAddresses: new Set<string>() })
     }
     message.accessWitness?.commit()
-    return Object.assign({}, result, {
-      runState: Object.assign({}, interpreterRes.runState, result, interpreter._env),
-      exceptionError: interpreterRes.exceptionError,
-      gas: interpreterRes.runState?.gasLeft,
-      executionGasUsed: gasUsed,
-      gasRefund: interpreterRes.runState.gasRefund,
-      stateGasSpilled: interpreterRes.runState.stateGasSpilled,
-      returnValue: result.returnValue ?? new Uint8Array(0),
-    }) as unknown as ExecResult
+    return new FrameResult(result, interpreterRes, interpreter._env, gasUsed) as unknown as ExecResult
   }
 }
+
+/**
+ * A frame's result: what ethereumjs's literal `{ ...result, runState: { ...runState, ...result,
+ * ...env }, exceptionError, gas, executionGasUsed, gasRefund, stateGasSpilled, returnValue }`
+ * holds, with `runState` merged when first read (the struct logger reads it; mining and calls
+ * never do, and merging some 40 properties cost more than the rest of a small frame). A spread
+ * of it (ethereumjs's failed-create paths) leaves `runState` out.
+ */
+class FrameResult {
+  logs: unknown[]
+  returnValue: Uint8Array
+  selfdestruct: Map<string, Uint8Array>
+  createdAddresses?: Set<string>
+  exceptionError: EVMError | undefined
+  gas: bigint
+  executionGasUsed: bigint
+  gasRefund: bigint
+  stateGasSpilled: bigint | undefined
+  #parts: [object, object, object] | undefined
+  #runState: object | undefined
+
+  constructor(result: InterpreterInstance['_result'], run: Awaited<ReturnType<InterpreterInstance['run']>>, env: object, gasUsed: bigint) {
+    this.logs = result.logs
+    this.returnValue = result.returnValue ?? new Uint8Array(0)
+    this.selfdestruct = result.selfdestruct
+    if (result.createdAddresses !== undefined) this.createdAddresses = result.createdAddresses
+    this.exceptionError = run.exceptionError
+    this.gas = run.runState.gasLeft
+    this.executionGasUsed = gasUsed
+    this.gasRefund = run.runState.gasRefund
+    this.stateGasSpilled = run.runState.stateGasSpilled
+    this.#parts = [run.runState, result, env]
+  }
+
+  get runState(): object {
+    if (this.#parts !== undefined) {
+      this.#runState = Object.assign({}, ...this.#parts)
+      this.#parts = undefined
+    }
+    return this.#runState!
+  }
+
+  set runState(value: object) {
+    this.#runState = value
+    this.#parts = undefined
+  }
+}
+
