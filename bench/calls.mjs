@@ -4,7 +4,9 @@
 // eth_sendRawTransaction of a storage write with automine (signed beforehand, so signing is not
 // counted) and eth_fillTransaction. No peers: this is the quick loop for the call path.
 //
-//   npm run build && node bench/calls.mjs [iterations] [--dist path/to/dist]
+//   npm run build && node bench/calls.mjs [iterations] [--dist path/to/dist] [--only call|estimate|fill|send]
+//
+// `--only` times one group of rows (the others are skipped), for a CPU profile of that path alone.
 //
 // To compare two builds, run each in turn in one session, alternating, and compare the ratios. On a
 // loaded machine the CPU time per call (process.cpuUsage, garbage collection included) is the
@@ -18,7 +20,10 @@ import { resolve } from 'node:path'
 const args = process.argv.slice(2)
 const distAt = args.indexOf('--dist')
 const dist = distAt >= 0 ? resolve(args[distAt + 1]) : new URL('../dist', import.meta.url).pathname
-const positional = args.filter((a, i) => !a.startsWith('--') && (distAt < 0 || i !== distAt + 1))
+const onlyAt = args.indexOf('--only')
+const only = onlyAt >= 0 ? args[onlyAt + 1] : undefined
+const positional = args.filter((a, i) => !a.startsWith('--') && (distAt < 0 || i !== distAt + 1) && (onlyAt < 0 || i !== onlyAt + 1))
+const runs = (group) => only === undefined || only === group
 const N = Number(positional[0] ?? 500)
 
 const { createRingchain } = await import(pathToFileURL(`${dist}/index.js`).href)
@@ -48,31 +53,35 @@ async function time(label, fn, n = N) {
 }
 
 const read = { from: a.address, to: store, data: `0x${word(1)}` }
-await time('eth_call (view of a stored value)', () => request('eth_call', [read, 'latest']))
-await time('eth_estimateGas transfer', () => request('eth_estimateGas', [{ from: a.address, to: b.address, value: '0x1' }]))
-await time('eth_estimateGas contract call (storage write)', (i) => request('eth_estimateGas', [{ from: a.address, to: store, data: `0x${word(2)}${word(i + 1)}` }]))
-await time('eth_estimateGas deployment', () => request('eth_estimateGas', [{ from: a.address, data: INITCODE }]))
+if (runs('call')) await time('eth_call (view of a stored value)', () => request('eth_call', [read, 'latest']))
+if (runs('estimate')) await time('eth_estimateGas transfer', () => request('eth_estimateGas', [{ from: a.address, to: b.address, value: '0x1' }]))
+if (runs('estimate')) await time('eth_estimateGas contract call (storage write)', (i) => request('eth_estimateGas', [{ from: a.address, to: store, data: `0x${word(2)}${word(i + 1)}` }]))
+if (runs('estimate')) await time('eth_estimateGas deployment', () => request('eth_estimateGas', [{ from: a.address, data: INITCODE }]))
 let fill = true
 try {
   await request('eth_fillTransaction', [{ from: a.address, to: store, data: `0x${word(2)}${word(7)}` }])
 } catch {
   fill = false
 }
-if (fill) await time('eth_fillTransaction (storage write)', (i) => request('eth_fillTransaction', [{ from: a.address, to: store, data: `0x${word(2)}${word(i + 1)}` }]))
+if (!runs('fill')) {
+  // not asked for
+} else if (fill) await time('eth_fillTransaction (storage write)', (i) => request('eth_fillTransaction', [{ from: a.address, to: store, data: `0x${word(2)}${word(i + 1)}` }]))
 else console.log(`${'eth_fillTransaction (storage write)'.padEnd(44)} not served`)
 
 // Storage writes, signed up front from account b.
-const common = rc.chain.common
-let nonce = BigInt(await request('eth_getTransactionCount', [b.address, 'pending']))
-const total = N + Math.min(50, N)
-const raws = []
-for (let i = 0; i < total; i++) {
-  const tx = createFeeMarket1559Tx(
-    { chainId: common.chainId(), nonce: nonce++, to: hexToBytes(store), data: hexToBytes(`0x${word(3 + (i % 5))}${word(i + 1)}`), gasLimit: 60_000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n },
-    { common },
-  ).sign(hexToBytes(b.privateKey))
-  raws.push(`0x${Buffer.from(tx.serialize()).toString('hex')}`)
+if (runs('send')) {
+  const common = rc.chain.common
+  let nonce = BigInt(await request('eth_getTransactionCount', [b.address, 'pending']))
+  const total = N + Math.min(50, N)
+  const raws = []
+  for (let i = 0; i < total; i++) {
+    const tx = createFeeMarket1559Tx(
+      { chainId: common.chainId(), nonce: nonce++, to: hexToBytes(store), data: hexToBytes(`0x${word(3 + (i % 5))}${word(i + 1)}`), gasLimit: 60_000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n },
+      { common },
+    ).sign(hexToBytes(b.privateKey))
+    raws.push(`0x${Buffer.from(tx.serialize()).toString('hex')}`)
+  }
+  let next = 0
+  await time('eth_sendRawTransaction storage write, automine', () => request('eth_sendRawTransaction', [raws[next++]]))
 }
-let next = 0
-await time('eth_sendRawTransaction storage write, automine', () => request('eth_sendRawTransaction', [raws[next++]]))
 await rc.close()

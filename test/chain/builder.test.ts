@@ -4,7 +4,9 @@ import { BlockBuilder, buildBlock, createVM, type VM } from '@ethereumjs/vm'
 import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { describe, expect, test } from 'vitest'
+import type { EVM } from '@ethereumjs/evm'
 import { startBlock } from '../../src/chain/builder.js'
+import { installLeanEvm } from '../../src/chain/execution/leanEvm.js'
 import { createCustomCrypto } from '../../src/chain/crypto.js'
 import { DEFAULT_MNEMONIC, createDevCommon, deriveAccounts, devAlloc, devGenesisBlock } from '../../src/chain/genesis.js'
 import { newAccount } from '../../src/chain/encoding.js'
@@ -14,7 +16,8 @@ import { SYSTEM_CONTRACTS, answerIdleRequestCalls } from '../../src/chain/system
 import { STORE_INITCODE, storeCalldata } from '../helpers/chain.js'
 
 // The same block, built from the same state by ethereumjs's BlockBuilder (stock VM) and by
-// ringchain's (lean builder, idle request-queue calls answered without the EVM): same hash.
+// ringchain's (lean builder, idle request-queue calls answered without the EVM, the lean EVM
+// methods of execution/leanEvm.ts): same hash.
 
 const ZERO32 = new Uint8Array(32)
 const REVERTER_INITCODE = '0x6005600c60003960056000f360006000fd' // runtime: revert(0, 0)
@@ -42,7 +45,10 @@ async function miningVm(common: Common, world: WorldState, lean: boolean): Promi
   const sm = new RingStateManager(world.head, { keccak, computeRoot: (c) => world.computeRoot(c) })
   const blockchain = { getBlock: async () => ({ hash: () => ZERO32 }), putBlock: async () => {}, shallowCopy: () => blockchain }
   const vm = await createVM({ common, stateManager: sm, blockchain: blockchain as never })
-  if (lean) answerIdleRequestCalls(vm.evm, sm, keccak)
+  if (lean) {
+    answerIdleRequestCalls(vm.evm, sm, keccak)
+    await installLeanEvm(vm.evm as EVM)
+  }
   return { vm, sm }
 }
 

@@ -19,6 +19,7 @@ import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { StateReader } from '../state.js'
 import { RingStateManager } from '../stateManager.js'
 import { applyAuthorizations } from './authorizations.js'
+import { installLeanEvm } from './leanEvm.js'
 import { callPricing, chargeForGas, checkFeeCaps } from './fees.js'
 import type { CallParams } from './params.js'
 import { attachConsole, type ConsoleCall } from '../console/attach.js'
@@ -186,7 +187,7 @@ export class CallExecutor {
   /** Runs `fn` on the VM after every run queued before it: runs share one VM, so they take turns. */
   #exclusive<T>(fn: (vm: VM) => Promise<T>): Promise<T> {
     const run = this.#queue.then(async () => {
-      this.#vm ??= createVM({ common: this.#common, stateManager: this.#sm, blockchain: this.#blockchain })
+      this.#vm ??= leanVM(createVM({ common: this.#common, stateManager: this.#sm, blockchain: this.#blockchain }))
       const vm = await this.#vm
       // createVM builds an EVM (the interface type hides the journal and transient storage).
       const evm = vm.evm as EVM
@@ -197,6 +198,13 @@ export class CallExecutor {
     this.#queue = run.catch(() => {})
     return run
   }
+}
+
+/** `vm` once its EVM runs the lean interpreter method (see `leanEvm.ts`). */
+async function leanVM(vm: Promise<VM>): Promise<VM> {
+  const ready = await vm
+  await installLeanEvm(ready.evm as EVM)
+  return ready
 }
 
 const EMPTY = new Uint8Array(0)
