@@ -32,6 +32,7 @@ import { Miner, createMiningVM, type BlockSettings, type MiningVM } from './mine
 import { TxPool } from './pool.js'
 import type { AccountProof } from './proofs.js'
 import { ChainQueries, type StorageChange, type StorageSlot } from './queries.js'
+import { checkReorg, runReorg, type ReorgOutcome, type ReorgSpec } from './reorg/reorg.js'
 import { simulate } from './simulate/simulator.js'
 import type { SimulatedBlock, SimulationSpec } from './simulate/types.js'
 import { Snapshots } from './snapshots.js'
@@ -46,6 +47,7 @@ export type { BlockSettings } from './miner.js'
 export type { StorageChange, StorageSlot } from './queries.js'
 
 export type { CallParams, CallResult } from './execution/params.js'
+export type { ReorgOutcome, ReorgSpec, ReorgTransaction } from './reorg/reorg.js'
 
 export class Chain {
   readonly common: Common
@@ -75,6 +77,8 @@ export class Chain {
   #version = 0
   readonly #listeners = new ChainListeners()
   #closed = false
+  /** Reorgs so far: the new blocks' extra data counts them, so that no two replacements share a hash. */
+  #reorgs = 0
 
   private constructor(init: {
     common: Common
@@ -415,6 +419,25 @@ export class Chain {
   /** The next block gets exactly `timestamp`. */
   async setNextBlockTimestamp(timestamp: bigint): Promise<void> {
     await this.#exclusive(async () => this.#clock.setNextTimestamp(timestamp, this.head.block.header.timestamp))
+  }
+
+  // --- reorgs (reorg/reorg.ts) -------------------------------------------------------------
+
+  /**
+   * Takes the newest `spec.depth` blocks off the chain and, for a reorg, mines as many new ones
+   * with the transactions placed in them; listeners hear of the removed blocks before the new
+   * ones. Refused (`InvalidInputError`) with nothing changed when the spec cannot be carried out.
+   * In automine mode, transactions put back in the pool are mined at once after.
+   */
+  async reorg(spec: ReorgSpec): Promise<ReorgOutcome> {
+    return this.#exclusive(async () => {
+      checkReorg(this.#window, spec)
+      const parts = { world: this.#world, window: this.#window, pool: this.#pool, clock: this.#clock, miner: this.#miner }
+      const extraData = new TextEncoder().encode(`ringchain reorg ${++this.#reorgs}`)
+      const outcome = await runReorg(parts, spec, extraData, (removed) => this.#listeners.emit('reorg', removed))
+      if (outcome.requeued.length > 0) await this.#automine()
+      return outcome
+    })
   }
 
   // --- state dumps (headState.ts) -----------------------------------------------------------

@@ -60,6 +60,16 @@ export function dropOldest<T>(history: Map<string, Change<T>[]>, keys: readonly 
   }
 }
 
+/** Drops the changes of `keys` made after `block` (blocks a reorg undid): they are the newest of each list. */
+export function dropNewest<T>(history: Map<string, Change<T>[]>, keys: readonly string[], block: bigint): void {
+  for (const key of keys) {
+    const changes = history.get(key)
+    if (changes === undefined) continue
+    while (changes.length > 0 && changes[changes.length - 1]!.block > block) changes.pop()
+    if (changes.length === 0) history.delete(key)
+  }
+}
+
 /** A copy that shares no mutable map or array with `s` (the tries are immutable and shared). */
 export function cloneSnapshot(s: WorldStateSnapshot): WorldStateSnapshot {
   return {
