@@ -431,13 +431,18 @@ export class Chain {
    */
   async reorg(spec: ReorgSpec): Promise<ReorgOutcome> {
     return this.#exclusive(async () => {
-      checkReorg(this.#window, spec)
+      this.checkReorg(spec.depth, spec.kind, spec.transactions.map((t) => t.offset))
       const parts = { world: this.#world, window: this.#window, pool: this.#pool, clock: this.#clock, miner: this.#miner }
       const extraData = new TextEncoder().encode(`ringchain reorg ${++this.#reorgs}`)
       const outcome = await runReorg(parts, spec, extraData, (removed) => this.#listeners.emit('reorg', removed))
       if (outcome.requeued.length > 0) await this.#automine()
       return outcome
     })
+  }
+
+  /** Refuses (`InvalidInputError`) a reorg the chain cannot carry out now: a depth below 1, past genesis or the window, an offset not below the depth. */
+  checkReorg(depth: bigint, kind: ReorgSpec['kind'], offsets: readonly number[] = []): void {
+    checkReorg(this.#window, depth, kind, offsets)
   }
 
   // --- state dumps (headState.ts) -----------------------------------------------------------

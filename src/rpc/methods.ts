@@ -14,6 +14,7 @@ import { dumpStateMethods } from './anvil/dumpState.js'
 import { impersonationMethods } from './anvil/impersonation.js'
 import { miningMethods } from './anvil/mining.js'
 import { nodeMethods } from './anvil/node.js'
+import { anvilReorgMethods } from './anvil/reorg.js'
 import { snapshotMethods } from './anvil/snapshots.js'
 import { stateSetterMethods } from './anvil/state.js'
 import { timeMethods } from './anvil/time.js'
@@ -37,6 +38,7 @@ import { subscriptionMethods } from './eth/subscriptions.js'
 import { transactionMethods } from './eth/transactions.js'
 import { unsignedSendMethods } from './eth/unsigned.js'
 import { ringchainNodeMethods } from './ringchain/node.js'
+import { ringchainReorgMethods } from './ringchain/reorg.js'
 import { storageMethods } from './ringchain/storage.js'
 import { txpoolMethods } from './txpool.js'
 import { web3Methods } from './web3.js'
@@ -65,6 +67,7 @@ function registry(chainFor: ChainFor, options: MethodsOptions) {
     // test controls (anvil_, hardhat_, evm_)
     ...miningMethods(chainFor),
     ...snapshotMethods(chainFor),
+    ...anvilReorgMethods(chainFor),
     ...timeMethods(chainFor),
     ...blockSettingsMethods(chainFor),
     ...stateSetterMethods(chainFor),
@@ -77,6 +80,7 @@ function registry(chainFor: ChainFor, options: MethodsOptions) {
     // ringchain_
     ...storageMethods(chainFor),
     ...ringchainNodeMethods(options),
+    ...ringchainReorgMethods(chainFor),
   } satisfies Registry
 }
 

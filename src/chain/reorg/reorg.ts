@@ -60,18 +60,17 @@ export interface ReorgParts {
 }
 
 /** Refuses a spec the chain cannot carry out, in anvil's words where anvil has them; changes nothing. */
-export function checkReorg(window: BlockWindow, spec: Pick<ReorgSpec, 'depth' | 'kind' | 'transactions'>): void {
-  const { depth } = spec
+export function checkReorg(window: BlockWindow, depth: bigint, kind: ReorgSpec['kind'], offsets: readonly number[]): void {
   const head = window.head.number
-  const name = spec.kind === 'reorg' ? 'Reorg' : 'Rollback'
+  const name = kind === 'reorg' ? 'Reorg' : 'Rollback'
   if (depth < 1n) throw new InvalidInputError(`${name} depth must be at least 1: depth ${depth}`)
   if (depth > head) throw new InvalidInputError(`${name} depth must not exceed current chain height: current height ${head}, depth ${depth}`)
   if (head - depth < window.oldest.number) {
     throw new InvalidInputError(`${name} depth must not reach past the window: oldest block ${window.oldest.number}, current height ${head}, depth ${depth}`)
   }
-  for (const placed of spec.transactions) {
-    if (placed.offset < 0 || BigInt(placed.offset) >= depth) {
-      throw new InvalidInputError(`Block number for reorg tx will exceed the reorged chain height. Block number ${placed.offset} must not exceed (depth-1) ${depth - 1n}`)
+  for (const offset of offsets) {
+    if (offset < 0 || BigInt(offset) >= depth) {
+      throw new InvalidInputError(`Block number for reorg tx will exceed the reorged chain height. Block number ${offset} must not exceed (depth-1) ${depth - 1n}`)
     }
   }
 }
