@@ -33,6 +33,7 @@ import { TxPool } from './pool.js'
 import type { AccountProof } from './proofs.js'
 import { ChainQueries, type StorageChange, type StorageSlot } from './queries.js'
 import { checkReorg, runReorg, type ReorgOutcome, type ReorgSpec } from './reorg/reorg.js'
+import { ScheduledReorgs, type ReorgSchedule } from './reorg/schedule.js'
 import { simulate } from './simulate/simulator.js'
 import type { SimulatedBlock, SimulationSpec } from './simulate/types.js'
 import { Snapshots } from './snapshots.js'
@@ -48,6 +49,7 @@ export type { StorageChange, StorageSlot } from './queries.js'
 
 export type { CallParams, CallResult } from './execution/params.js'
 export type { ReorgOutcome, ReorgSpec, ReorgTransaction } from './reorg/reorg.js'
+export type { ReorgSchedule } from './reorg/schedule.js'
 
 export class Chain {
   readonly common: Common
@@ -79,6 +81,8 @@ export class Chain {
   #closed = false
   /** Reorgs so far: the new blocks' extra data counts them, so that no two replacements share a hash. */
   #reorgs = 0
+  #schedule: ScheduledReorgs | undefined
+  readonly #logError: (message: string) => void
 
   private constructor(init: {
     common: Common
@@ -134,6 +138,8 @@ export class Chain {
       pendingBlock: () => this.pendingBlock(),
       blockGasLimit: () => this.blockGasLimit,
     })
+    this.#logError = (m) => (o.logger ?? { error: (line: string) => process.stderr.write(`ringchain: ${line}\n`) }).error(m)
+    if (o.reorgs !== undefined) this.setReorgSchedule(o.reorgs)
     this.#snapshots = new Snapshots({ ...parts, clock: this.#clock, miner: this.#miner, preimages: init.mining.preimages })
   }
 
@@ -440,6 +446,17 @@ export class Chain {
     })
   }
 
+  /** Starts reorging on a schedule (replacing any running one), or stops with `undefined`. */
+  setReorgSchedule(schedule: ReorgSchedule | undefined): void {
+    const next = schedule === undefined ? undefined : new ScheduledReorgs(this, schedule, (e) => this.#logError(`scheduled reorg failed: ${(e as Error).message}`))
+    this.#schedule?.stop()
+    this.#schedule = next
+  }
+
+  get reorgSchedule(): ReorgSchedule | undefined {
+    return this.#schedule?.schedule
+  }
+
   /** Refuses (`InvalidInputError`) a reorg the chain cannot carry out now: a depth below 1, past genesis or the window, an offset not below the depth. */
   checkReorg(depth: bigint, kind: ReorgSpec['kind'], offsets: readonly number[] = []): void {
     checkReorg(this.#window, depth, kind, offsets)
@@ -489,6 +506,7 @@ export class Chain {
   async close(): Promise<void> {
     this.#closed = true
     this.#miner.stop()
+    this.#schedule?.stop()
     await this.#queue.catch(() => {})
   }
 

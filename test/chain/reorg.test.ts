@@ -134,3 +134,39 @@ describe('reorg', () => {
     expect(chain.head.number).toBe(6n)
   })
 })
+
+describe('scheduled reorgs', () => {
+  /** Ten transfers from account 1 under a schedule; what the chain holds after. */
+  async function run(seed: number) {
+    const chain = await Chain.create({ deterministic: true, reorgs: { every: 3, depth: 2, seed } })
+    chains.push(chain)
+    const reorgs: number[] = []
+    chain.on('reorg', (removed) => reorgs.push(removed.length))
+    const sent: Uint8Array[] = []
+    for (let nonce = 0n; nonce < 10n; nonce++) sent.push(await send(chain, signed1559(chain, 1, { nonce, to: chain.accounts[2]!.address, value: 1n })))
+    await chain.mine(0n) // after every reorg queued so far
+    const counts = new Map<string, number>()
+    for (let n = 0n; n <= chain.head.number; n++) for (const t of chain.blockByNumber(n)!.transactions) counts.set(key(t.hash), (counts.get(key(t.hash)) ?? 0) + 1)
+    return { chain, reorgs, sent, counts }
+  }
+
+  test('default: a reorg of the depth after every k blocks; every transaction ends included once', async () => {
+    const { chain, reorgs, sent, counts } = await run(7)
+    expect(reorgs.length).toBeGreaterThanOrEqual(3)
+    expect(reorgs.every((depth) => depth === 2)).toBe(true)
+    for (const hash of sent) expect(counts.get(key(hash))).toBe(1)
+    expect(chain.poolContent().executable.size).toBe(0)
+  })
+
+  test('behavior: the same seed gives the same chain; another seed another one', async () => {
+    const [a, b, c] = [await run(7), await run(7), await run(8)]
+    expect(bytesToHex(a.chain.head.hash)).toBe(bytesToHex(b.chain.head.hash))
+    expect(bytesToHex(a.chain.head.hash)).not.toBe(bytesToHex(c.chain.head.hash))
+  })
+
+  test('error: a schedule that could never run', async () => {
+    const chain = await newChain()
+    expect(() => chain.setReorgSchedule({ every: 0, depth: 1, seed: 0 })).toThrow('reorg schedule: every must be a whole number from 1, got 0')
+    expect(chain.reorgSchedule).toBeUndefined()
+  })
+})

@@ -4,7 +4,7 @@
  * blocks); `logs` subscriptions and log filters get the dropped logs again with `removed: true`
  * before the new chain's; `newHeads` sends the new chain's heads.
  */
-import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { bytesToHex } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
 import type { WebSocket } from 'ws'
 import { STORE_INITCODE, storeCalldata } from '../helpers/chain.js'
@@ -26,11 +26,11 @@ interface Log {
 async function withWrites() {
   const rc = await start()
   const send = txSender(rc, { gasLimit: 200_000n })
-  const deploy = await send('eip1559', 0, { data: hexToBytes(STORE_INITCODE) })
+  const deploy = await send('eip1559', 0, { data: STORE_INITCODE })
   const store = (await result<Receipt>(rc.httpUrl, 'eth_getTransactionReceipt', [deploy.hash])).contractAddress!
   const writes: Hex[] = []
   const write = async (value: bigint) => {
-    const sent = await send('eip1559', 0, { to: hexToBytes(store), data: storeCalldata(1n, value) })
+    const sent = await send('eip1559', 0, { to: store, data: bytesToHex(storeCalldata(1n, value)) as Hex })
     writes.push(sent.hash)
   }
   for (const value of [1n, 2n, 3n]) await write(value)

@@ -36,6 +36,8 @@ export interface ReorgSpec {
   readonly dropped: 'requeue' | 'discard'
   /** Time continues from the common ancestor, as anvil's rollback resets it; else the clock goes on. */
   readonly resetClock: boolean
+  /** Re-includes a share of the dropped blocks' transactions, in their order, at offsets drawn from `random` (scheduled reorgs). */
+  readonly reinclude?: { readonly share: number; readonly random: () => number }
 }
 
 /** What a reorg did. */
@@ -85,6 +87,7 @@ export async function runReorg(p: ReorgParts, spec: ReorgSpec, extraData: Uint8A
   p.miner.dropPending()
   if (spec.resetClock) p.clock.continueFrom(p.window.head.block.header.timestamp)
   onRemoved(removed)
+  if (spec.reinclude !== undefined) given.push(...drawn(p, removed, spec.depth, spec.reinclude))
   const added: BlockRecord[] = []
   if (spec.kind === 'reorg') {
     for (let offset = 0; BigInt(offset) < spec.depth; offset++) {
@@ -110,6 +113,18 @@ export async function runReorg(p: ReorgParts, spec: ReorgSpec, extraData: Uint8A
   }
   p.miner.dropPending()
   return { removed, added, requeued, discarded }
+}
+
+/** The dropped transactions a scheduled reorg takes again: each with probability `share`, at non-decreasing offsets (so that a sender's nonces stay in order). */
+function drawn(p: ReorgParts, removed: readonly BlockRecord[], depth: bigint, draw: NonNullable<ReorgSpec['reinclude']>): { offset: number; entry: PendingTx }[] {
+  const out: { offset: number; entry: PendingTx }[] = []
+  let offset = 0
+  for (const tx of removed.flatMap((record) => record.transactions)) {
+    if (draw.random() >= draw.share) continue
+    offset = Math.max(offset, Math.floor(draw.random() * Number(depth)))
+    out.push({ offset, entry: { tx: tx.tx, hash: tx.hash, from: tx.from, seq: p.pool.nextSeq() } })
+  }
+  return out
 }
 
 /** The pending entry a placed transaction is mined as; a hash must name a transaction of a block after `common`, or a pending one. */
