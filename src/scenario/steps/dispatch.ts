@@ -15,6 +15,7 @@ import type { Path, Spec, StepContext, StepHandler } from './context.js'
 import { controlSteps } from './controls.js'
 import { expectSteps } from './expect.js'
 import { miningSteps } from './mining.js'
+import { reorgSteps } from './reorg.js'
 import { rpcSteps } from './rpc.js'
 import { transactionSteps } from './transactions.js'
 import { waitSteps } from './wait.js'
@@ -26,6 +27,7 @@ const STEPS: Readonly<Record<StepKind, StepHandler>> = {
   ...callSteps,
   ...miningSteps,
   ...controlSteps,
+  ...reorgSteps,
   ...waitSteps,
   ...rpcSteps,
   ...expectSteps,
