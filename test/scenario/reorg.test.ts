@@ -73,5 +73,5 @@ test("error: a reorg deeper than the chain fails the step with the node's words"
 test('error: an unknown member is refused by the schema', async () => {
   const report = await runScenario(file(`steps:\n  - reorg: { depth: 1, requeu: false }\n`))
   expect(report.status).toBe('failed')
-  expect(JSON.stringify(report)).toContain('unknown field \"requeu\" (did you mean \"requeue\"?)')
+  expect(report.problems?.[0]).toMatchObject({ message: 'unknown field "requeu" (did you mean "requeue"?)', path: 'steps[0].reorg.requeu', line: 2 })
 })
