@@ -26,7 +26,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { encodeAccount, equal, keyOf, sameAccount } from './encoding.js'
 import { fromLatin1, toLatin1, type Latin1 } from './latin1.js'
 import { buildProof, type AccountProof, type ProofSource } from './proofs.js'
-import { cloneSnapshot, dropNewest, dropOldest, firstAfter, type BlockKeys, type Change, type WorldStateSnapshot } from './stateHistory.js'
+import { cloneSnapshot, dropAfter, dropOldest, firstAfter, type BlockKeys, type Change, type WorldStateSnapshot } from './stateHistory.js'
 import { trieDelete, trieNodeCount, trieRoot, trieSet, type NibblePath, type TrieNode, type Tries } from './trie.js'
 import type { AccountRecord } from './types.js'
 
@@ -379,16 +379,7 @@ export class WorldState {
       if (record !== null) this.#accounts.set(address, record)
       else if (this.#accounts.delete(address)) this.#storage.delete(address)
     }
-    for (const [block, keys] of undone) {
-      this.#byBlock.delete(block)
-      dropNewest(this.#accountHistory, keys.accounts, number)
-      for (const key of keys.storage) {
-        const slots = this.#storageHistory.get(key.slice(0, 40))
-        if (slots === undefined) continue
-        dropNewest(slots, [key.slice(40)], number)
-        if (slots.size === 0) this.#storageHistory.delete(key.slice(0, 40))
-      }
-    }
+    dropAfter({ accountHistory: this.#accountHistory, storageHistory: this.#storageHistory, byBlock: this.#byBlock }, number)
     if (this.#lastChange > number) this.#lastChange = number
     this.#root = computed.root
     this.#tries = computed.tries
