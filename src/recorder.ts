@@ -51,6 +51,10 @@ export const STATE_CHANGING_METHODS: ReadonlySet<string> = new Set([
   'hardhat_stopImpersonatingAccount',
   'anvil_dropTransaction',
   'hardhat_dropTransaction',
+  'anvil_reorg',
+  'anvil_rollback',
+  'ringchain_reorg',
+  'ringchain_setReorgSchedule',
 ])
 
 /** The chain options worth writing into the recording's `chain:` (the shape of ringchain's `ChainOptions`). */

@@ -33,6 +33,8 @@ import { Miner, createMiningVM, type BlockSettings, type MiningVM } from './mine
 import { TxPool } from './pool.js'
 import type { AccountProof } from './proofs.js'
 import { ChainQueries, type StorageChange, type StorageSlot } from './queries.js'
+import { checkReorg, runReorg, type ReorgOutcome, type ReorgSpec } from './reorg/reorg.js'
+import { ScheduledReorgs, type ReorgSchedule } from './reorg/schedule.js'
 import { simulate } from './simulate/simulator.js'
 import type { SimulatedBlock, SimulationSpec } from './simulate/types.js'
 import { Snapshots } from './snapshots.js'
@@ -47,6 +49,8 @@ export type { BlockSettings } from './miner.js'
 export type { StorageChange, StorageSlot } from './queries.js'
 
 export type { CallParams, CallResult } from './execution/params.js'
+export type { ReorgOutcome, ReorgSpec, ReorgTransaction } from './reorg/reorg.js'
+export type { ReorgSchedule } from './reorg/schedule.js'
 
 export class Chain {
   readonly common: Common
@@ -76,6 +80,10 @@ export class Chain {
   #version = 0
   readonly #listeners = new ChainListeners()
   #closed = false
+  /** Reorgs so far: the new blocks' extra data counts them, so that no two replacements share a hash. */
+  #reorgs = 0
+  #schedule: ScheduledReorgs | undefined
+  readonly #logError: (message: string) => void
 
   private constructor(init: {
     common: Common
@@ -131,6 +139,8 @@ export class Chain {
       pendingBlock: () => this.pendingBlock(),
       blockGasLimit: () => this.blockGasLimit,
     })
+    this.#logError = (m) => (o.logger ?? { error: (line: string) => process.stderr.write(`ringchain: ${line}\n`) }).error(m)
+    if (o.reorgs !== undefined) this.setReorgSchedule(o.reorgs)
     this.#snapshots = new Snapshots({ ...parts, clock: this.#clock, miner: this.#miner, preimages: init.mining.preimages })
   }
 
@@ -418,6 +428,41 @@ export class Chain {
     await this.#exclusive(async () => this.#clock.setNextTimestamp(timestamp, this.head.block.header.timestamp))
   }
 
+  // --- reorgs (reorg/reorg.ts) -------------------------------------------------------------
+
+  /**
+   * Takes the newest `spec.depth` blocks off the chain and, for a reorg, mines as many new ones
+   * with the transactions placed in them; listeners hear of the removed blocks before the new
+   * ones. Refused (`InvalidInputError`) with nothing changed when the spec cannot be carried out.
+   * In automine mode, transactions put back in the pool are mined at once after.
+   */
+  async reorg(spec: ReorgSpec): Promise<ReorgOutcome> {
+    return this.#exclusive(async () => {
+      this.checkReorg(spec.depth, spec.kind, spec.transactions.map((t) => t.offset))
+      const parts = { world: this.#world, window: this.#window, pool: this.#pool, clock: this.#clock, miner: this.#miner }
+      const extraData = new TextEncoder().encode(`ringchain reorg ${++this.#reorgs}`)
+      const outcome = await runReorg(parts, spec, extraData, (removed) => this.#listeners.emit('reorg', removed))
+      if (outcome.requeued.length > 0) await this.#automine()
+      return outcome
+    })
+  }
+
+  /** Starts reorging on a schedule (replacing any running one), or stops with `undefined`. */
+  setReorgSchedule(schedule: ReorgSchedule | undefined): void {
+    const next = schedule === undefined ? undefined : new ScheduledReorgs(this, schedule, (e) => this.#logError(`scheduled reorg failed: ${(e as Error).message}`))
+    this.#schedule?.stop()
+    this.#schedule = next
+  }
+
+  get reorgSchedule(): ReorgSchedule | undefined {
+    return this.#schedule?.schedule
+  }
+
+  /** Refuses (`InvalidInputError`) a reorg the chain cannot carry out now: a depth below 1, past genesis or the window, an offset not below the depth. */
+  checkReorg(depth: bigint, kind: ReorgSpec['kind'], offsets: readonly number[] = []): void {
+    checkReorg(this.#window, depth, kind, offsets)
+  }
+
   // --- state dumps (headState.ts) -----------------------------------------------------------
 
   /** The head block's fields and every account of the head state (anvil_dumpState). */
@@ -462,6 +507,7 @@ export class Chain {
   async close(): Promise<void> {
     this.#closed = true
     this.#miner.stop()
+    this.#schedule?.stop()
     await this.#queue.catch(() => {})
   }
 

@@ -40,6 +40,12 @@ export class UnknownBlockError extends ChainError {
   }
 }
 
+/** A hash that names a block a reorg took off the chain (geth's words for a block that is not canonical). */
+export class OrphanedBlockError extends UnknownBlockError {
+  override name = 'OrphanedBlockError'
+  override message = 'hash is not currently canonical'
+}
+
 /** A transaction the pool refuses. The message is geth's. */
 export class TxRejectedError extends ChainError {
   override name = 'TxRejectedError'

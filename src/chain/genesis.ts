@@ -23,6 +23,7 @@ import { WorldState, type StateChanges, emptyChanges } from './state.js'
 import { SYSTEM_CONTRACTS } from './systemContracts.js'
 import type { BlockRecord, MiningMode } from './types.js'
 import type { ConsoleEntry } from './console/report.js'
+import type { ReorgSchedule } from './reorg/schedule.js'
 
 /** The well-known test mnemonic of Hardhat, anvil and Foundry: their fixtures' addresses work here. */
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk'
@@ -268,6 +269,8 @@ export interface ChainOptions {
   logger?: { error(message: string): void; info?(message: string): void }
   /** Called with each Solidity console.log of a mined transaction, an `eth_call` or an `eth_estimateGas`. */
   onConsole?: (entry: ConsoleEntry) => void
+  /** A reorg of depth `depth` after every `every` blocks, seeded (see `reorg/schedule.ts`). Default none. */
+  reorgs?: ReorgSchedule
 }
 
 /** The default of each option a chain is created with. */

@@ -192,6 +192,14 @@ export class Miner {
     }
   }
 
+  /**
+   * Mines one block of `candidates` alone (those that can run now), whatever the pool holds: a
+   * reorg's replacement block. `extraData` sets it apart from the block it replaces.
+   */
+  async mineReplacement(candidates: readonly PendingTx[], extraData: Uint8Array): Promise<BlockRecord> {
+    return this.#mineBlock(candidates, undefined, extraData)
+  }
+
   /** The pending block built for the current head, if it is still valid. */
   cachedPending(): { record: BlockRecord; state: StateReader } | undefined {
     const cached = this.#pendingCache
@@ -260,12 +268,12 @@ export class Miner {
     this.#timer = undefined
   }
 
-  async #mineBlock(candidates: readonly PendingTx[], interval?: bigint): Promise<BlockRecord> {
+  async #mineBlock(candidates: readonly PendingTx[], interval?: bigint, extraData?: Uint8Array): Promise<BlockRecord> {
     const timestamp = this.#clock.next(this.#window.head.block.header.timestamp, interval)
     this.#sm.reset(this.#world.head)
     this.#preimages.discard()
     this.#writes.discard()
-    const { block, senders, results, included, dropped, consoleCalls } = await this.#build(this.#vm, this.#sm, candidates, timestamp)
+    const { block, senders, results, included, dropped, consoleCalls } = await this.#build(this.#vm, this.#sm, candidates, timestamp, extraData)
     // A base fee set for the next block was that block's alone.
     if (this.#settings.nextBaseFee !== undefined) this.#settings = { ...this.#settings, nextBaseFee: undefined }
     const computed = await this.#sm.computeRoot()
@@ -284,7 +292,7 @@ export class Miner {
   }
 
   /** Runs `candidates` into a new block on `vm`; skips those that cannot run now. */
-  async #build(vm: VM, sm: RingStateManager, candidates: readonly PendingTx[], timestamp: bigint) {
+  async #build(vm: VM, sm: RingStateManager, candidates: readonly PendingTx[], timestamp: bigint, extraData?: Uint8Array) {
     const parent = this.#window.head.block
     const common = this.#common
     const headerData: Record<string, unknown> = {
@@ -292,6 +300,7 @@ export class Miner {
       timestamp,
       gasLimit: this.#settings.gasLimit,
       coinbase: new Address(this.#settings.coinbase),
+      ...(extraData === undefined ? {} : { extraData }),
     }
     if (this.#settings.nextBaseFee !== undefined && common.isActivatedEIP(1559)) headerData.baseFeePerGas = this.#settings.nextBaseFee
     if (common.consensusType() === 'pos') headerData.mixHash = this.#keccak(parent.hash())

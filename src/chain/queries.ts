@@ -9,7 +9,7 @@
  */
 import { bytesToUnprefixedHex, setLengthLeft } from '@ethereumjs/util'
 import { keyOf } from './encoding.js'
-import { BlockOutOfWindowError, FutureBlockError, UnknownBlockError } from './errors.js'
+import { BlockOutOfWindowError, FutureBlockError, OrphanedBlockError, UnknownBlockError } from './errors.js'
 import type { TxPool } from './pool.js'
 import type { PreimageStore, SlotDerivation } from './preimages.js'
 import type { AccountProof } from './proofs.js'
@@ -84,12 +84,14 @@ export class ChainQueries {
 
   /**
    * The block a reference names. A number before the window: `BlockOutOfWindowError`; after the
-   * head: `FutureBlockError`; an unknown hash: `UnknownBlockError`.
+   * head: `FutureBlockError`; an unknown hash: `UnknownBlockError`; the hash of a block a reorg
+   * took off: `OrphanedBlockError`.
    */
   resolveBlock(ref: BlockRef): BlockRecord {
     if (ref.kind === 'hash') {
-      const found = this.#window.byHash(bytesToUnprefixedHex(ref.hash))
-      if (found === undefined) throw new UnknownBlockError()
+      const key = bytesToUnprefixedHex(ref.hash)
+      const found = this.#window.byHash(key)
+      if (found === undefined) throw this.#window.isOrphaned(key) ? new OrphanedBlockError() : new UnknownBlockError()
       return found
     }
     const number = ref.kind === 'tag' ? this.tagNumber(ref.tag) : ref.number

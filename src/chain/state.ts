@@ -26,7 +26,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js'
 import { encodeAccount, equal, keyOf, sameAccount } from './encoding.js'
 import { fromLatin1, toLatin1, type Latin1 } from './latin1.js'
 import { buildProof, type AccountProof, type ProofSource } from './proofs.js'
-import { cloneSnapshot, dropOldest, firstAfter, type BlockKeys, type Change, type WorldStateSnapshot } from './stateHistory.js'
+import { cloneSnapshot, dropAfter, dropOldest, firstAfter, type BlockKeys, type Change, type WorldStateSnapshot } from './stateHistory.js'
 import { trieDelete, trieNodeCount, trieRoot, trieSet, type NibblePath, type TrieNode, type Tries } from './trie.js'
 import type { AccountRecord } from './types.js'
 
@@ -348,6 +348,42 @@ export class WorldState {
       dropOldest(slots, [key.slice(40)], block)
       if (slots.size === 0) this.#storageHistory.delete(address)
     }
+  }
+
+  /**
+   * Undoes every block after `number` (a reorg): the head state becomes the state at `number`
+   * and the history those blocks recorded leaves with them. Costs what they changed, not the state's size.
+   */
+  rollback(number: bigint): void {
+    const undone = [...this.#byBlock].filter(([block]) => block > number)
+    const changes = emptyChanges()
+    for (const [, keys] of undone) {
+      for (const address of keys.accounts) changes.accounts.set(address, this.accountAt(address, number) ?? null)
+      for (const key of keys.storage) {
+        const [address, slot] = [key.slice(0, 40), key.slice(40)]
+        let slots = changes.storage.get(address)
+        if (slots === undefined) changes.storage.set(address, (slots = new Map()))
+        slots.set(slot, this.storageAt(address, slot, number))
+      }
+    }
+    const computed = this.#computeRoot(changes)
+    for (const [address, writes] of changes.storage) {
+      let slots = this.#storage.get(address)
+      for (const [slot, value] of writes) {
+        if (value.length > 0) (slots ??= this.#storage.set(address, new Map()).get(address)!).set(slot, toLatin1(value))
+        else slots?.delete(slot)
+      }
+      if (slots?.size === 0) this.#storage.delete(address)
+    }
+    for (const [address, record] of computed.accounts) {
+      if (record !== null) this.#accounts.set(address, record)
+      else if (this.#accounts.delete(address)) this.#storage.delete(address)
+    }
+    dropAfter({ accountHistory: this.#accountHistory, storageHistory: this.#storageHistory, byBlock: this.#byBlock }, number)
+    if (this.#lastChange > number) this.#lastChange = number
+    this.#root = computed.root
+    this.#tries = computed.tries
+    this.#computed = undefined
   }
 
   snapshot(): WorldStateSnapshot {

@@ -60,6 +60,39 @@ export function dropOldest<T>(history: Map<string, Change<T>[]>, keys: readonly 
   }
 }
 
+/** The history a world state keeps, as `dropAfter` needs it. */
+export interface History {
+  readonly accountHistory: Map<string, Change<AccountRecord | undefined>[]>
+  readonly storageHistory: Map<string, Map<string, Change<Latin1>[]>>
+  readonly byBlock: Map<bigint, BlockKeys>
+}
+
+/** Drops everything the blocks after `number` recorded (a reorg undid them). */
+export function dropAfter(history: History, number: bigint): void {
+  for (const [block, keys] of [...history.byBlock]) {
+    if (block <= number) continue
+    history.byBlock.delete(block)
+    dropNewest(history.accountHistory, keys.accounts, number)
+    for (const key of keys.storage) {
+      // A key is address (40 hex digits) + slot (64).
+      const slots = history.storageHistory.get(key.slice(0, 40))
+      if (slots === undefined) continue
+      dropNewest(slots, [key.slice(40)], number)
+      if (slots.size === 0) history.storageHistory.delete(key.slice(0, 40))
+    }
+  }
+}
+
+/** Drops the changes of `keys` made after `block`: they are the newest of each list. */
+function dropNewest<T>(history: Map<string, Change<T>[]>, keys: readonly string[], block: bigint): void {
+  for (const key of keys) {
+    const changes = history.get(key)
+    if (changes === undefined) continue
+    while (changes.length > 0 && changes[changes.length - 1]!.block > block) changes.pop()
+    if (changes.length === 0) history.delete(key)
+  }
+}
+
 /** A copy that shares no mutable map or array with `s` (the tries are immutable and shared). */
 export function cloneSnapshot(s: WorldStateSnapshot): WorldStateSnapshot {
   return {

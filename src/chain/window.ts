@@ -3,7 +3,9 @@
  * they include, and the hashes of the last 256 blocks (for BLOCKHASH, even when the window is smaller).
  *
  * Owns: adding a mined block and letting the oldest leave (everything it owns leaves with it),
- * finding blocks by number or hash and included transactions by hash, and the ring's snapshot.
+ * taking the newest blocks off (a reorg; their hashes are remembered as orphaned while their
+ * numbers are in the window), finding blocks by number or hash and included transactions by hash,
+ * and the ring's snapshot.
  * Leaves to others: what a block leaving means for the state and the preimages (the miner is told
  * through `onLeave`), and what a block reference names (`queries.ts`).
  */
@@ -24,6 +26,8 @@ export class BlockWindow {
   #byHash = new Map<string, BlockRecord>()
   #txIndex = new Map<string, IncludedTx>()
   #recentHashes = new Map<bigint, Uint8Array>()
+  /** Hashes of blocks a reorg took off, by key, with their numbers. */
+  #orphans = new Map<string, bigint>()
 
   constructor(size: number, onLeave: (record: BlockRecord) => void) {
     this.size = size
@@ -49,6 +53,11 @@ export class BlockWindow {
     return this.#byHash.get(key)
   }
 
+  /** Whether a hash's key names a block a reorg took off (and whose number is still in the window). */
+  isOrphaned(key: string): boolean {
+    return this.#orphans.has(key)
+  }
+
   /** An included transaction by its hash's key (unprefixed hex). */
   included(key: string): IncludedTx | undefined {
     return this.#txIndex.get(key)
@@ -71,7 +80,20 @@ export class BlockWindow {
       this.#byHash.delete(keyOf(old.hash))
       for (const included of old.transactions) this.#txIndex.delete(keyOf(included.hash))
       this.#onLeave(old)
+      for (const [key, number] of this.#orphans) if (number <= old.number) this.#orphans.delete(key)
     }
+  }
+
+  /** Takes off every block after `number` (a reorg); returns them, oldest first. The caller has checked `number` is in the window. */
+  truncate(number: bigint): BlockRecord[] {
+    const removed = this.#ring.splice(Number(number - this.oldest.number) + 1)
+    for (const record of removed) {
+      this.#byHash.delete(keyOf(record.hash))
+      this.#orphans.set(keyOf(record.hash), record.number)
+      for (const included of record.transactions) this.#txIndex.delete(keyOf(included.hash))
+      this.#recentHashes.delete(record.number)
+    }
+    return removed
   }
 
   snapshot(): WindowSnapshot {

@@ -38,6 +38,9 @@ const OPTIONS = {
   deterministic: { type: 'boolean' },
   'genesis-timestamp': { type: 'string' },
   'slot-time': { type: 'string' },
+  'reorg-every': { type: 'string' },
+  'reorg-depth': { type: 'string' },
+  'reorg-seed': { type: 'string' },
   genesis: { type: 'string' },
   import: { type: 'string' },
   blocks: { type: 'string' },
@@ -100,6 +103,12 @@ Mining and time
                                                                      (default 1735689600)
   --slot-time <s>          with --deterministic: seconds between blocks (implies it)
                                                                      (default 12)
+
+Reorgs (as a hosted provider's chain has them; also at runtime: ringchain_setReorgSchedule)
+  --reorg-every <n>        a reorg after every <n> blocks mined      (default: never)
+  --reorg-depth <n>        with --reorg-every: blocks each reorg replaces (default 1)
+  --reorg-seed <n>         with --reorg-every: which dropped transactions the new blocks take
+                           again (about half; the rest go back to the pool) (default 0)
 
 Import (start from a recorded chain instead of a dev genesis)
   --genesis <file>         geth genesis JSON (chain id, forks and alloc come from it)
@@ -248,6 +257,12 @@ export function toOptions(values: Flags, logger: RingchainLogger): StartOptions 
       ...(slotTime === undefined ? {} : { blockTime: BigInt(slotTime) }),
     }
   } else if (values.deterministic === true) options.deterministic = true
+
+  const reorgEvery = integer('reorg-every', values['reorg-every'], 1)
+  const reorgDepth = integer('reorg-depth', values['reorg-depth'], 1)
+  const reorgSeed = integer('reorg-seed', values['reorg-seed'], 0)
+  if (reorgEvery !== undefined) options.reorgs = { every: reorgEvery, depth: reorgDepth ?? 1, seed: reorgSeed ?? 0 }
+  else if (reorgDepth !== undefined || reorgSeed !== undefined) fail(`--${reorgDepth !== undefined ? 'reorg-depth' : 'reorg-seed'} needs --reorg-every`)
 
   const blocksFile = values.import ?? values.blocks
   if (values.import !== undefined && values.blocks !== undefined) fail('--import and --blocks are the same flag: give one')

@@ -9,6 +9,7 @@ import {
   ExecutionRevertedError as ChainRevertedError,
   FutureBlockError,
   InvalidInputError,
+  OrphanedBlockError,
   TxRejectedError,
   UnknownBlockError,
 } from '../chain/errors.js'
@@ -28,6 +29,7 @@ import {
 export function mapDomainError(error: unknown): RpcError | undefined {
   if (error instanceof BlockOutOfWindowError) return new PrunedHistoryError(error.requested, error.oldest, error.head, { cause: error })
   if (error instanceof FutureBlockError) return new ServerError('header not found', { cause: error })
+  if (error instanceof OrphanedBlockError) return new ServerError(error.message, { cause: error })
   if (error instanceof UnknownBlockError) return new BlockNotFoundError({ cause: error })
   if (error instanceof ChainRevertedError) return new ExecutionRevertedError(error.data, { cause: error })
   if (error instanceof TxRejectedError || error instanceof ExecutionFailedError) return new ServerError(error.message, { cause: error })

@@ -14,6 +14,7 @@ import { dumpStateMethods } from './anvil/dumpState.js'
 import { impersonationMethods } from './anvil/impersonation.js'
 import { miningMethods } from './anvil/mining.js'
 import { nodeMethods } from './anvil/node.js'
+import { anvilReorgMethods } from './anvil/reorg.js'
 import { snapshotMethods } from './anvil/snapshots.js'
 import { stateSetterMethods } from './anvil/state.js'
 import { timeMethods } from './anvil/time.js'
@@ -38,6 +39,7 @@ import { transactionMethods } from './eth/transactions.js'
 import { unsignedSendMethods } from './eth/unsigned.js'
 import { ringchainNodeMethods } from './ringchain/node.js'
 import { providerMethods } from './ringchain/provider.js'
+import { ringchainReorgMethods } from './ringchain/reorg.js'
 import { storageMethods } from './ringchain/storage.js'
 import { txpoolMethods } from './txpool.js'
 import { web3Methods } from './web3.js'
@@ -66,6 +68,7 @@ function registry(chainFor: ChainFor, options: MethodsOptions) {
     // test controls (anvil_, hardhat_, evm_)
     ...miningMethods(chainFor),
     ...snapshotMethods(chainFor),
+    ...anvilReorgMethods(chainFor),
     ...timeMethods(chainFor),
     ...blockSettingsMethods(chainFor),
     ...stateSetterMethods(chainFor),
@@ -79,6 +82,7 @@ function registry(chainFor: ChainFor, options: MethodsOptions) {
     ...storageMethods(chainFor),
     ...ringchainNodeMethods(options),
     ...providerMethods(options),
+    ...ringchainReorgMethods(chainFor),
   } satisfies Registry
 }
 

@@ -75,7 +75,7 @@ export interface LoadedScenario {
 }
 
 /** The step kinds, in the order the documentation lists them. */
-export const STEP_KINDS = ['accounts', 'deploy', 'send', 'call', 'mine', 'mining', 'time', 'snapshot', 'revert', 'wait', 'rpc', 'profile'] as const
+export const STEP_KINDS = ['accounts', 'deploy', 'send', 'call', 'mine', 'mining', 'time', 'snapshot', 'revert', 'reorg', 'wait', 'rpc', 'profile'] as const
 export type StepKind = (typeof STEP_KINDS)[number] | 'expect'
 
 /** The things an `expect` step can check. */

@@ -49,6 +49,17 @@ describe('ready line', () => {
     expect(genesis).toMatchObject({ number: '0x3', timestamp: '0x' + (1_735_689_600 + 36).toString(16) })
   })
 
+  test('args: --reorg-every reorgs on a schedule, reported by ringchain_setReorgSchedule', async () => {
+    const { ready } = await serveJson(['--reorg-every', '2', '--reorg-depth', '1', '--reorg-seed', '5', '--deterministic'])
+    await rpc(ready.httpUrl, 'evm_mine')
+    await rpc(ready.httpUrl, 'evm_mine')
+    // Runs after the operations queued before it: the scheduled reorg that followed block 2.
+    await rpc(ready.httpUrl, 'evm_snapshot')
+    const now = (await rpc(ready.httpUrl, 'eth_getBlockByNumber', ['0x2', false])).result as { hash: string; extraData: string }
+    expect(now.extraData).toBe('0x' + Buffer.from('ringchain reorg 1').toString('hex'))
+    expect(await rpc(ready.httpUrl, 'ringchain_setReorgSchedule', [{ every: 2, depth: 1, seed: 5 }])).toMatchObject({ result: { every: 2, depth: 1, seed: 5 } })
+  })
+
   test('args: --block-time mines on an interval', async () => {
     const { ready } = await serveJson(['--block-time', '0.05'])
     const deadline = Date.now() + 5_000
@@ -173,6 +184,8 @@ describe('errors: one line on stderr, exit code 2, nothing started', () => {
     ['bad mnemonic', ['serve', '--mnemonic', 'not a real mnemonic at all'], /^ringchain: --mnemonic: invalid mnemonic/],
     ['bad mining mode', ['serve', '--mining', 'sometimes'], /^ringchain: --mining must be auto, interval or manual/],
     ['flag needing --isolate', ['serve', '--max-chains', '3'], /^ringchain: --max-chains needs --isolate$/],
+    ['flag needing --reorg-every', ['serve', '--reorg-depth', '3'], /^ringchain: --reorg-depth needs --reorg-every$/],
+    ['reorg every 0 blocks', ['serve', '--reorg-every', '0'], /^ringchain: --reorg-every must be a whole number of at least 1, got "0"$/],
     ['unreadable genesis file', ['serve', '--genesis', '/nonexistent/genesis.json'], /^ringchain: --genesis: cannot read \/nonexistent\/genesis\.json: no such file or directory$/],
     ['unknown command', ['serv'], /^ringchain: unknown command "serv"/],
   ]

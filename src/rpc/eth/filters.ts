@@ -3,7 +3,7 @@
  * `eth_getFilterChanges`, `eth_getFilterLogs`, `eth_uninstallFilter`.
  *
  * Filters live per chain in a side table (the chain knows nothing of them), fed by the chain's
- * `block` and `pending` events, and dropped when nobody polled them for 5 minutes, as geth does.
+ * `block`, `reorg` (removed logs) and `pending` events, and dropped when nobody polled them for 5 minutes, as geth does.
  * Pushed notifications are `subscriptions.ts`.
  */
 import type { Chain } from '../../chain/chain.js'
@@ -48,6 +48,13 @@ function filtersOf(chain: Chain): ChainFilters {
         if (now - filter.lastPoll > FILTER_TIMEOUT_MS) filters.delete(id)
         else if (filter.kind === 'block') filter.items.push(toData(record.hash))
         else if (filter.kind === 'logs') for (const log of record.logs) if (matches(log, filter.criteria!)) filter.items.push(logObject(log))
+      }
+    })
+    // As geth: a reorg's dropped logs come again, `removed: true`, before the new chain's.
+    chain.on('reorg', (removed) => {
+      for (const filter of filters.values()) {
+        if (filter.kind !== 'logs') continue
+        for (const record of removed) for (const log of record.logs) if (matches(log, filter.criteria!)) filter.items.push(logObject(log, true))
       }
     })
     chain.on('pending', (entry) => {

@@ -1,6 +1,7 @@
 /**
  * Pushed notifications over WebSocket: `eth_subscribe` (`newHeads`, `logs`,
- * `newPendingTransactions`) and `eth_unsubscribe`.
+ * `newPendingTransactions`) and `eth_unsubscribe`. After a reorg, `logs` sends the dropped logs
+ * again with `removed: true`, then the new chain's; `newHeads` sends the new chain's heads.
  *
  * Owns: which connection owns a subscription (only it may cancel it, and its close cancels it).
  * Leaves the notification envelope to the dispatcher and the events to the chain.
@@ -58,9 +59,17 @@ export function subscriptionMethods(chainFor: ChainFor) {
         off = chain.on('block', (record) => push(new RawJson(headJson(record))))
       } else if (kind === 'logs') {
         const filter = criteria === undefined ? { addresses: [], topics: [] } : logFilter.decode(criteria)
-        off = chain.on('block', (record) => {
+        const offBlock = chain.on('block', (record) => {
           for (const log of record.logs) if (matches(log, filter)) push(logObject(log))
         })
+        // As geth: a reorg's dropped logs come again, `removed: true`, before the new chain's.
+        const offReorg = chain.on('reorg', (removed) => {
+          for (const record of removed) for (const log of record.logs) if (matches(log, filter)) push(logObject(log, true))
+        })
+        off = () => {
+          offBlock()
+          offReorg()
+        }
       } else if (kind === 'newPendingTransactions') {
         const full = criteria === true
         off = chain.on('pending', (entry) => push(full ? pendingTxJson(entry) : toData(entry.hash)))

@@ -113,10 +113,10 @@ function decodeAddressKey(text: string): Uint8Array {
 // --- test controls and signing ------------------------------------------------------------------
 
 /**
- * A whole number of seconds as anvil reads it (a `u64`): a JSON number, which is what viem sends,
- * or a quantity string.
+ * A whole number as anvil reads a `u64` (seconds, a depth): a JSON number, which is what viem
+ * sends, or a quantity string.
  */
-export const seconds: Param<bigint> = {
+export const wholeNumber: Param<bigint> = {
   decode(value) {
     if (typeof value === 'number') {
       if (!Number.isSafeInteger(value) || value < 0) throw cannotUnmarshal(`number ${value}`, 'uint64')
@@ -125,6 +125,9 @@ export const seconds: Param<bigint> = {
     return decodeNumber(value, UINT64)
   },
 }
+
+/** A number of seconds (anvil's `u64`). */
+export const seconds: Param<bigint> = wholeNumber
 
 /** EIP-712 typed data, as `eth_signTypedData_v4` takes it. */
 export interface TypedData {

@@ -16,6 +16,7 @@ import { controlSteps } from './controls.js'
 import { expectSteps } from './expect.js'
 import { miningSteps } from './mining.js'
 import { profileSteps } from './profile.js'
+import { reorgSteps } from './reorg.js'
 import { rpcSteps } from './rpc.js'
 import { transactionSteps } from './transactions.js'
 import { waitSteps } from './wait.js'
@@ -27,6 +28,7 @@ const STEPS: Readonly<Record<StepKind, StepHandler>> = {
   ...callSteps,
   ...miningSteps,
   ...controlSteps,
+  ...reorgSteps,
   ...waitSteps,
   ...rpcSteps,
   ...profileSteps,
