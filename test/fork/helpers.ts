@@ -37,13 +37,22 @@ export interface Prepared {
 export async function prepareUpstream(request: Request): Promise<Prepared> {
   const [sender] = (await request({ method: 'eth_accounts' })) as Hex[]
   const deploy = (await request({ method: 'eth_sendTransaction', params: [{ from: sender, data: STORE_INITCODE, gas: '0x30d40' }] })) as Hex
-  const receipt = (await request({ method: 'eth_getTransactionReceipt', params: [deploy] })) as { contractAddress: Hex }
-  const contract = receipt.contractAddress
+  const contract = (await receipt(request, deploy)).contractAddress
   for (const [slot, value] of [[1n, 0x1234n], [2n, 0x55n]] as const) {
-    await request({ method: 'eth_sendTransaction', params: [{ from: sender, to: contract, data: hex(storeCalldata(slot, value)), gas: '0x186a0' }] })
+    await receipt(request, (await request({ method: 'eth_sendTransaction', params: [{ from: sender, to: contract, data: hex(storeCalldata(slot, value)), gas: '0x186a0' }] })) as Hex)
   }
-  await request({ method: 'eth_sendTransaction', params: [{ from: sender, to: BEEF, value: '0x14d1120d7b160000' }] })
+  await receipt(request, (await request({ method: 'eth_sendTransaction', params: [{ from: sender, to: BEEF, value: '0x14d1120d7b160000' }] })) as Hex)
   return { contract, sender: sender! }
+}
+
+/** The receipt of a sent transaction, waited for a few seconds at most (anvil mines just after answering). */
+async function receipt(request: Request, hash: Hex): Promise<{ contractAddress: Hex; status: Hex }> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const found = (await request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { contractAddress: Hex; status: Hex } | null
+    if (found !== null) return found
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`no receipt for ${hash}`)
 }
 
 export function hex(bytes: Uint8Array): Hex {
@@ -57,4 +66,15 @@ export function slotHex(n: bigint): Hex {
 /** The calls of `method` made to the source. */
 export function callsOf(source: { calls: Array<{ method: string; params: readonly unknown[] }> }, method: string): Array<readonly unknown[]> {
   return source.calls.filter((c) => c.method === method).map((c) => c.params)
+}
+
+/** An EIP-1193-like `request` over HTTP: the answer's result, or an error carrying its code and message. */
+export function httpRequest(url: string): Request {
+  let id = 0
+  return async ({ method, params = [] }) => {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })
+    const body = (await response.json()) as { result?: unknown; error?: { code: number; message: string } }
+    if (body.error !== undefined) throw Object.assign(new Error(body.error.message), { code: body.error.code })
+    return body.result
+  }
 }
