@@ -27,8 +27,9 @@ import { encodeAccount, equal, keyOf, sameAccount } from './encoding.js'
 import { LoadedKeys, StateNotLoadedError } from './fork/loadedKeys.js'
 import { fromLatin1, toLatin1, type Latin1 } from './latin1.js'
 import { buildProof, type AccountProof, type ProofSource } from './proofs.js'
+import { computeRoot, type ComputedRoot, type StateChanges } from './stateRoot.js'
 import { cloneSnapshot, dropOldest, firstAfter, type BlockKeys, type Change, type WorldStateSnapshot } from './stateHistory.js'
-import { trieDelete, trieNodeCount, trieRoot, trieSet, type NibblePath, type TrieNode, type Tries } from './trie.js'
+import { trieNodeCount, trieRoot, trieSet, type NibblePath, type TrieNode, type Tries } from './trie.js'
 import type { AccountRecord } from './types.js'
 
 /** A zero storage value: slots hold their value without leading zeros, so zero is empty. */
@@ -52,32 +53,7 @@ export interface StateLoader {
   load(address: string, slot?: string): Promise<void> | undefined
 }
 
-/** The net effect of a block (or of a test-control write) on the state. */
-export interface StateChanges {
-  /** `null` deletes the account (and its storage). */
-  readonly accounts: Map<string, AccountRecord | null>
-  /** Slot writes per account, applied after `cleared`. Values without leading zeros; empty = zero. */
-  readonly storage: Map<string, Map<string, Uint8Array>>
-  /** Accounts whose whole storage is wiped before `storage` applies. */
-  readonly cleared: Set<string>
-  /** New code by code hash. */
-  readonly code: Map<string, Uint8Array>
-}
-
-export function emptyChanges(): StateChanges {
-  return { accounts: new Map(), storage: new Map(), cleared: new Set(), code: new Map() }
-}
-
-/** The roots computed for a set of changes, ready to be committed. */
-export interface ComputedRoot {
-  readonly root: Uint8Array
-  /** Final records of the changed accounts, with their new storage roots. */
-  readonly accounts: Map<string, AccountRecord | null>
-  /** The tries that give these roots. */
-  readonly tries: Tries
-  /** The head's tries they were computed on. */
-  readonly base: Tries
-}
+export { emptyChanges, type ComputedRoot, type StateChanges } from './stateRoot.js'
 
 const EMPTY_CODE_HASH = bytesToUnprefixedHex(KECCAK256_NULL)
 const NO_TRIES: Tries = { accounts: undefined, storage: new Map() }
@@ -273,54 +249,7 @@ export class WorldState {
   }
 
   #computeRoot(changes: StateChanges): ComputedRoot {
-    const accounts = new Map<string, AccountRecord | null>()
-    const touched = new Set<string>([...changes.accounts.keys(), ...changes.storage.keys(), ...changes.cleared])
-    const base = this.#tries
-    let accountTrie = base.accounts
-    let storageTries: Map<string, TrieNode> | undefined
-    const setStorageTrie = (address: string, trie: TrieNode | undefined) => {
-      storageTries ??= new Map(base.storage)
-      if (trie === undefined) storageTries.delete(address)
-      else storageTries.set(address, trie)
-    }
-    // Writes that change nothing are skipped, not replayed into the tries: every block's system
-    // calls write zeros over zeros (EIP-7002/7251 queues) and touch accounts they leave as they
-    // were, and a trie update, even a no-op one, re-hashes its whole path.
-    for (const address of touched) {
-      const changed = changes.accounts.get(address)
-      const head = this.#accounts.get(address)
-      if (changed === null) {
-        accounts.set(address, null)
-        if (head !== undefined) accountTrie = trieDelete(accountTrie, this.#path(address))
-        if (base.storage.has(address)) setStorageTrie(address, undefined)
-        continue
-      }
-      const current = changed ?? head
-      if (current === undefined) continue // storage written to an account that does not exist: nothing to store
-      const cleared = changes.cleared.has(address)
-      let storageRoot = cleared ? KECCAK256_RLP : (head?.storageRoot ?? KECCAK256_RLP)
-      if (cleared && base.storage.has(address)) setStorageTrie(address, undefined)
-      const writes = changes.storage.get(address)
-      if (writes !== undefined && writes.size > 0) {
-        const slots = cleared ? undefined : this.#storage.get(address)
-        const before = cleared ? undefined : base.storage.get(address)
-        let storageTrie = before
-        for (const [slot, value] of writes) {
-          if ((slots?.get(slot) ?? '') === toLatin1(value)) continue
-          storageTrie = value.length === 0 ? trieDelete(storageTrie, this.#path(slot)) : trieSet(storageTrie, this.#path(slot), RLP.encode(value))
-        }
-        if (storageTrie !== before) {
-          setStorageTrie(address, storageTrie)
-          storageRoot = trieRoot(storageTrie, this.#keccak)
-        }
-      }
-      const record: AccountRecord = equal(current.storageRoot, storageRoot) ? current : { ...current, storageRoot }
-      accounts.set(address, record)
-      if (head !== undefined && sameAccount(head, record)) continue
-      accountTrie = trieSet(accountTrie, this.#path(address), encodeAccount(record))
-    }
-    const tries: Tries = { accounts: accountTrie, storage: storageTries ?? base.storage }
-    return { root: accountTrie === base.accounts ? this.#root : trieRoot(accountTrie, this.#keccak), accounts, tries, base }
+    return computeRoot({ accounts: this.#accounts, storage: this.#storage, tries: this.#tries, root: this.#root, keccak: this.#keccak, path: (key) => this.#path(key) }, changes)
   }
 
   /**

@@ -123,3 +123,21 @@ test('behavior: anvil_reset forks again at another block, or without forking giv
   expect(await get(fork, 'eth_blockNumber')).toBe('0x0')
   await close()
 })
+
+test('behavior: impersonation, bulk slot reads and storage inspection work on forked state', async () => {
+  const { upstream, fork, contract, source, close } = await forked()
+  // BEEF has no key here: impersonated, it sends from its upstream balance.
+  await get(fork, 'anvil_impersonateAccount', BEEF)
+  await get(fork, 'eth_sendTransaction', { from: BEEF, to: contract, data: hex(storeCalldata(3n, 0x33n)), gas: '0x186a0' })
+  expect(await get(fork, 'eth_getStorageAt', contract, '0x3')).toBe(slotHex(0x33n))
+  expect(BigInt((await get(fork, 'eth_getBalance', BEEF)) as Hex)).toBeLessThan(BigInt((await get(upstream, 'eth_getBalance', BEEF)) as Hex))
+  // Several slots not held yet are fetched together, each once.
+  const before = callsOf(source, 'eth_getStorageAt').length
+  const values = (await get(fork, 'eth_getStorageValues', { [contract]: [slotHex(1n), slotHex(2n), slotHex(4n)] })) as Record<string, Hex[]>
+  expect(Object.values(values)[0]).toEqual([slotHex(0x1234n), slotHex(0x55n), slotHex(0n)])
+  expect(callsOf(source, 'eth_getStorageAt').length - before).toBe(3)
+  // Storage inspection lists the slots the chain holds.
+  const layout = (await get(fork, 'ringchain_storageLayout', contract)) as { slots: Array<{ slot: Hex }> }
+  expect(layout.slots.map((s) => BigInt(s.slot))).toEqual([1n, 2n, 3n])
+  await close()
+})
