@@ -5,7 +5,7 @@
 import { expect, test } from 'vitest'
 import { connectUpstream } from '../../src/upstream/index.js'
 import { createRingchain } from '../../src/index.js'
-import { serveJson } from '../cli/helpers.js'
+import { runCli, serveJson } from '../cli/helpers.js'
 import { startAnvil } from '../helpers/anvil.js'
 import { storeCalldata } from '../helpers/chain.js'
 import { findFoundryTool } from '../helpers/foundry.js'
@@ -98,4 +98,15 @@ test('behavior: forks anvil and reads a deployed contract and its storage', { ti
   expect(head.parentHash).toBe(forkBlock.hash)
   await fork.close()
   await http.close()
+})
+
+test('error: --fork-block-number without --fork-url, or a URL that is not http(s)/ws(s), exits 2', async () => {
+  for (const [args, message] of [
+    [['--fork-block-number', '5'], '--fork-block-number needs --fork-url'],
+    [['--fork-url', 'ftp://127.0.0.1:1'], '--fork-url: expected an http(s) or ws(s) URL'],
+  ] as const) {
+    const cli = runCli(['serve', '--port', '0', ...args])
+    expect(await cli.exit()).toBe(2)
+    expect(cli.stderr()).toContain(message)
+  }
 })

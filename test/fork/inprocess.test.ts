@@ -1,7 +1,7 @@
 /** A chain forked from an in-process upstream ringchain: the fork point, lazy state, local writes on top. */
 import { expect, test } from 'vitest'
 import { createRingchain, type Ringchain } from '../../src/index.js'
-import { storeCalldata } from '../helpers/chain.js'
+import { initcode, storeCalldata } from '../helpers/chain.js'
 import { BEEF, callsOf, countingSource, hex, prepareUpstream, slotHex, type Hex } from './helpers.js'
 
 async function forked(options: { chainId?: bigint } = {}) {
@@ -139,5 +139,15 @@ test('behavior: impersonation, bulk slot reads and storage inspection work on fo
   // Storage inspection lists the slots the chain holds.
   const layout = (await get(fork, 'ringchain_storageLayout', contract)) as { slots: Array<{ slot: Hex }> }
   expect(layout.slots.map((s) => BigInt(s.slot))).toEqual([1n, 2n, 3n])
+  await close()
+})
+
+test('behavior: BLOCKHASH of an upstream block before the fork is the upstream hash', async () => {
+  const { upstream, fork, sender, close } = await forked()
+  // Runtime: BLOCKHASH(calldata[0:32]) returned as one word.
+  const deploy = (await get(fork, 'eth_sendTransaction', { from: sender, data: initcode('0x6000354060005260206000f3'), gas: '0x30d40' })) as Hex
+  const { contractAddress } = (await get(fork, 'eth_getTransactionReceipt', deploy)) as { contractAddress: Hex }
+  const older = (await get(upstream, 'eth_getBlockByNumber', '0x2', false)) as { hash: Hex }
+  expect(await get(fork, 'eth_call', { to: contractAddress, data: slotHex(2n) })).toBe(older.hash)
   await close()
 })
