@@ -6,6 +6,7 @@
  * Leaves building a chain to the factory it is given, and everything JSON-RPC to `src/rpc/`.
  */
 import type { Chain } from './chain/chain.js'
+import type { ResetTarget } from './rpc/context.js'
 import type { RpcContext, RpcSession } from './rpc/dispatcher.js'
 import { LimitExceededError } from './rpc/errors.js'
 
@@ -48,7 +49,7 @@ interface Slot {
  * them on first use, refuses past the cap, drops idle ones, resets a key's chain, closes them all.
  */
 export class Chains {
-  readonly #create: () => Promise<Chain>
+  readonly #create: (target?: ResetTarget) => Promise<Chain>
   readonly #isolate: boolean
   readonly #maxChains: number
   readonly #idleTimeoutMs: number | undefined
@@ -59,7 +60,7 @@ export class Chains {
   #sweeper: NodeJS.Timeout | undefined
   #closed = false
 
-  constructor(create: () => Promise<Chain>, options: IsolateOptions & { isolate: boolean; logger?: ChainsLogger }) {
+  constructor(create: (target?: ResetTarget) => Promise<Chain>, options: IsolateOptions & { isolate: boolean; logger?: ChainsLogger }) {
     this.#create = create
     this.#isolate = options.isolate
     this.#maxChains = options.maxChains ?? DEFAULT_MAX_CHAINS
@@ -105,8 +106,8 @@ export class Chains {
     return slot.current ?? slot.chain
   }
 
-  /** Replaces the chain of `apiKey` with a fresh one from the same options (`ringchain_reset`). */
-  async reset(apiKey: string): Promise<void> {
+  /** Replaces the chain of `apiKey` with a fresh one from the same options (`ringchain_reset`), or as `target` says. */
+  async reset(apiKey: string, target?: ResetTarget): Promise<void> {
     const slot = this.#slotFor(apiKey)
     const previous = slot.chain
     slot.current = undefined
@@ -114,7 +115,7 @@ export class Chains {
     slot.chain = previous.then(async (old) => {
       let fresh: Chain
       try {
-        fresh = await this.#create()
+        fresh = await this.#create(target)
       } catch (e) {
         slot.current = old
         slot.chain = Promise.resolve(old)

@@ -15,6 +15,11 @@ import { createCustomCrypto, keccakReady } from './chain/crypto.js'
 import { InvalidStateDumpError, parseStateDump, readStateDump, toStateDump, type ChainState, type StateDump } from './chain/dumpState.js'
 import { RingchainRpcError, type RequestArguments } from './eip1193.js'
 import { importChain, type ChainImport, type GethGenesis } from './chain/import.js'
+import { forkChain } from './chain/fork/forkedChain.js'
+import { StateNotLoadedError } from './chain/fork/loadedKeys.js'
+import type { ForkSource } from './chain/fork/source.js'
+import type { ResetTarget } from './rpc/context.js'
+import { connectUpstream } from './upstream/index.js'
 import { createDispatcher, type Dispatch, type RpcContext, type RpcSession } from './rpc/dispatcher.js'
 import { LimitExceededError } from './rpc/errors.js'
 import { mapDomainError } from './rpc/domainErrors.js'
@@ -89,7 +94,20 @@ export interface RingchainOptions extends Omit<ChainOptions, 'onConsole'> {
    * await startRingchain({ providerProfile: { seed: 1, default: { failures: { share: 0.2, status: 503 } } } })
    */
   providerProfile?: ProviderProfileJson
+  /**
+   * Fork a live chain: the chain continues from the upstream's block `blockNumber` (default its
+   * latest), with its chain id, hardfork, gas limit and base fee unless the options set them, and
+   * reads the state at that block lazily from the upstream. `url` is any JSON-RPC node (http(s)
+   * or ws(s)); in-process, a ready `source` may stand in for it (the caller closes it). The dev
+   * accounts hold `balance` at the fork.
+   * @example
+   * const rc = await createRingchain({ fork: { url: 'https://eth.example/v3/KEY', blockNumber: 21_000_000n } })
+   */
+  fork?: ForkSpec
 }
+
+/** Where a forked chain forks from: an upstream URL, or (in-process) a ready source, and the block. */
+export type ForkSpec = ({ readonly url: string } | { readonly source: ForkSource }) & { readonly blockNumber?: bigint }
 
 /** A dev account as the API hands it out. */
 export interface AccountInfo {
@@ -260,18 +278,24 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
 // --- which chain a request is about -----------------------------------------------------------
 
 /** One chain's place: the chain (a promise while it is being created or reset) and its use. */
-/** Creates chains from one set of options; an import is read from disk once, however many chains. */
-function chainFactory(options: RingchainOptions): () => Promise<Chain> {
-  const { import: source, loadState, onConsole, providerProfile: _profile, ...rest } = options
+/**
+ * Creates chains from one set of options (or, for a reset, as `target` says); an import is read
+ * from disk once, however many chains.
+ */
+function chainFactory(options: RingchainOptions): (target?: ResetTarget) => Promise<Chain> {
+  const { import: source, loadState, onConsole, providerProfile: _profile, fork, ...rest } = options
   const chainOptions: ChainOptions = onConsole === undefined ? rest : { ...rest, onConsole: (entry) => onConsole(consoleLogOf(entry)) }
   let loaded: Promise<ChainImport> | undefined
   let state: Promise<ChainState> | undefined
-  return async () => {
+  return async (target) => {
     const withCrypto: ChainOptions = { customCrypto: createCustomCrypto(), ...chainOptions }
     // Genesis is hashed with the WebAssembly keccak: waiting for its compile (off the main thread)
     // costs less than noble's keccak does while V8 has not yet optimised it. Mining needs it too
     // (see keccakReady).
     await keccakReady()
+    const forkTo = target === undefined ? fork : forkOfReset(target, fork)
+    if (forkTo !== undefined) return forkChain({ source: forkSource(forkTo), ...(forkTo.blockNumber === undefined ? {} : { blockNumber: forkTo.blockNumber }) }, withCrypto)
+    // Otherwise a chain as the options make it, their import and state dump included.
     const chain = source === undefined ? await Chain.create(withCrypto) : await importChain(await (loaded ??= loadImport(source)), withCrypto)
     if (loadState !== undefined) {
       try {
@@ -285,14 +309,31 @@ function chainFactory(options: RingchainOptions): () => Promise<Chain> {
   }
 }
 
+/** The fork a reset asks for: its URL, else the options' upstream; undefined for a plain chain. */
+function forkOfReset(target: ResetTarget, configured: ForkSpec | undefined): ForkSpec | undefined {
+  if (target.fork === null) return undefined
+  const at = target.fork.blockNumber === undefined ? {} : { blockNumber: target.fork.blockNumber }
+  if (target.fork.url !== undefined) return { url: target.fork.url, ...at }
+  if (configured === undefined) return undefined
+  return { ...('url' in configured ? { url: configured.url } : { source: configured.source }), ...at }
+}
+
+/** A chain's own connection to its upstream (it closes it); a source handed in stays the caller's to close. */
+function forkSource(spec: ForkSpec): ForkSource {
+  if ('url' in spec) return connectUpstream(spec.url)
+  const { source } = spec
+  return { label: source.label, request: (method, params) => source.request(method, params), close: async () => {} }
+}
+
 function dispatcherFor(chains: Chains, logger: RingchainLogger | undefined, provider: ProviderSimulation, maxBatchLength?: number): Dispatch {
   const methods = createMethods(chains.chainFor, {
     clientVersion: CLIENT_VERSION,
-    reset: (ctx) => chains.reset(ctx.session.apiKey),
+    reset: (ctx, target) => chains.reset(ctx.session.apiKey, target),
     provider,
   })
   return createDispatcher(methods, {
     mapDomainError,
+    rerunAfter: (thrown) => (thrown instanceof StateNotLoadedError ? thrown.loading : undefined),
     ...(maxBatchLength === undefined ? {} : { maxBatchLength }),
     ...(logger === undefined ? {} : { logger: { error: (message, details) => logger.error(`${message}: ${describeError(details.error)}`) } }),
   })

@@ -13,6 +13,8 @@
  */
 import type { Common } from '@ethereumjs/common'
 import type { CallOverrides } from './overrides.js'
+import { StateNotLoadedError, readLoaded } from './fork/loadedKeys.js'
+import { loadKeys } from './fork/lazyState.js'
 import type { ForkPoint } from './fork/source.js'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToUnprefixedHex, type Address } from '@ethereumjs/util'
@@ -61,7 +63,7 @@ export class Chain {
   /** The genesis block's hash and time (fork ids start from them), kept after genesis leaves the window. */
   readonly genesis: GenesisFacts
   /** Where this chain was forked from, when it was: blocks up to `fork.blockNumber` are the upstream's. */
-  readonly fork: ForkPoint | undefined = undefined
+  readonly fork: ForkPoint | undefined
   readonly #world: WorldState
   readonly #pool = new TxPool()
   readonly #clock: Clock
@@ -94,8 +96,10 @@ export class Chain {
     mining: MiningVM
     options: ChainOptions
     genesis: GenesisFacts
+    fork?: ForkPoint
   }) {
     const o = init.options
+    this.fork = init.fork
     this.common = init.common
     this.accounts = init.accounts
     this.genesis = init.genesis
@@ -163,10 +167,13 @@ export class Chain {
     /** The genesis block, when `blocks` no longer starts with it (an import longer than the window). */
     genesis?: BlockRecord
     options: ChainOptions
+    /** A forked chain's fork point (its first block is the upstream's), and BLOCKHASH of the upstream's blocks before it. */
+    fork?: ForkPoint
+    olderHash?: (number: bigint) => Promise<Uint8Array | undefined>
   }): Promise<Chain> {
     const { common, world, options } = init
     const window = new BlockWindow(options.window ?? CHAIN_DEFAULTS.window, (old) => world.evict(old.number))
-    const mining = await createMiningVM(common, world, window, common.customCrypto.keccak256 ?? keccak_256)
+    const mining = await createMiningVM(common, world, window, common.customCrypto.keccak256 ?? keccak_256, init.olderHash)
     const first = init.genesis ?? init.blocks[0]!
     const genesis = { hash: first.hash, timestamp: first.block.header.timestamp }
     const chain = new Chain({ ...init, window, mining, genesis })
@@ -235,6 +242,15 @@ export class Chain {
     return this.#queries.lookupTransaction(hash)
   }
 
+  /**
+   * On a forked chain, fetches an account (and slots) from the upstream unless the chain holds
+   * them already; undefined when there is nothing to wait for. State reads (`stateAt`) of what is
+   * not held throw `StateNotLoadedError`: call this first (or retry with `readLoaded`).
+   */
+  load(address: Uint8Array, slots: readonly Uint8Array[] = []): Promise<void> | undefined {
+    return this.fork === undefined ? undefined : loadKeys(this.#world, address, slots)
+  }
+
   /** The non-zero slots of an account at a block of the window, each with how it was computed when the recorded preimages tell. */
   storageSlots(address: Uint8Array, record: BlockRecord): StorageSlot[] {
     return this.#queries.storageSlots(address, record)
@@ -260,7 +276,7 @@ export class Chain {
   /** Pools a decoded transaction (signed, or with an impersonated sender). */
   async addTransaction(tx: TypedTransaction, sender?: Address): Promise<Uint8Array> {
     return this.#exclusive(async () => {
-      const entry = this.#transactions.admit(tx, sender)
+      const entry = this.fork === undefined ? this.#transactions.admit(tx, sender) : await readLoaded(() => this.#transactions.admit(tx, sender))
       this.#miner.dropPending()
       this.#listeners.emit('pending', entry)
       await this.#automine()
@@ -391,6 +407,7 @@ export class Chain {
   /** Changes the head state in place (as anvil and Hardhat do), keeping reads at older blocks right. */
   async #edit(address: Uint8Array, edit: AccountEdit): Promise<void> {
     await this.#exclusive(async () => {
+      await this.load(address, edit.slot === undefined ? [] : [edit.slot])
       await editHead(this.#world, this.head.number, address, edit)
       this.#miner.dropPending()
       await this.#automine()
@@ -509,6 +526,7 @@ export class Chain {
     this.#miner.stop()
     this.#schedule?.stop()
     await this.#queue.catch(() => {})
+    await this.fork?.source.close()
   }
 
   get closed(): boolean {
@@ -520,7 +538,10 @@ export class Chain {
     const counted = changes
       ? () => {
           this.#version++
-          return fn()
+          // A change may have happened before a read missed forked state: it must not be run again.
+          return fn().catch((e: unknown) => {
+            throw e instanceof StateNotLoadedError ? new Error(`unexpected read of state not loaded: ${e.message}`, { cause: e }) : e
+          })
         }
       : fn
     const run = this.#queue.then(counted, counted)

@@ -19,6 +19,8 @@ import type { AccountRecord, MiningMode } from './types.js'
 export interface AccountEdit {
   readonly update: (account: AccountRecord) => AccountRecord
   readonly extra?: (changes: StateChanges) => void
+  /** The slot it writes, if any (a forked chain loads it first: its history needs the value before). */
+  readonly slot?: Uint8Array
 }
 
 /** Gives an account `code` (empty: no code). */
@@ -31,6 +33,7 @@ export function codeEdit(code: Uint8Array, keccak: (data: Uint8Array) => Uint8Ar
 export function storageEdit(address: Uint8Array, slot: Uint8Array, value: Uint8Array): AccountEdit {
   return {
     update: (a) => a,
+    slot: setLengthLeft(slot, 32),
     extra: (c) => {
       c.storage.set(bytesToUnprefixedHex(address), new Map([[bytesToUnprefixedHex(setLengthLeft(slot, 32)), unpadBytes(value)]]))
     },

@@ -19,6 +19,7 @@ import type { TxPool } from './pool.js'
 import { PreimageStore } from './preimages.js'
 import { buildIncluded } from './receipts.js'
 import type { StateReader, WorldState } from './state.js'
+import { ForkSourceError } from './fork/source.js'
 import { RingStateManager } from './stateManager.js'
 import { StorageWriteRecorder } from './storageChanges.js'
 import { answerIdleRequestCalls } from './systemContracts.js'
@@ -55,15 +56,23 @@ export interface MiningVM {
 }
 
 const ZERO32 = new Uint8Array(32)
+const MAYBE_NONZERO = new Uint8Array([1])
 /** The longest delay a Node timer takes as it is. */
 const MAX_TIMER_MS = 2 ** 31 - 1
 
 /** Creates the mining VM; BLOCKHASH reads the window's recent hashes. */
-export async function createMiningVM(common: Common, world: WorldState, window: BlockWindow, keccak: (data: Uint8Array) => Uint8Array): Promise<MiningVM> {
+export async function createMiningVM(
+  common: Common,
+  world: WorldState,
+  window: BlockWindow,
+  keccak: (data: Uint8Array) => Uint8Array,
+  /** A forked chain's hashes of the upstream's blocks before the window. */
+  olderHash?: (number: bigint) => Promise<Uint8Array | undefined>,
+): Promise<MiningVM> {
   const sm = new RingStateManager(world.head, { keccak, computeRoot: (c) => world.computeRoot(c) })
   const blockchain = {
     getBlock: async (number: number) => {
-      const hash = window.recentHash(BigInt(number))
+      const hash = window.recentHash(BigInt(number)) ?? (await olderHash?.(BigInt(number)))
       return { hash: () => hash ?? ZERO32 }
     },
     putBlock: async () => {},
@@ -73,7 +82,10 @@ export async function createMiningVM(common: Common, world: WorldState, window: 
   }
   // The mining VM records what KECCAK256 hashes and what SSTORE writes (storage inspection); calls run without.
   const preimages = new PreimageStore()
-  const writes = new StorageWriteRecorder((address, slot) => sm.storageValue(address, slot))
+  const writes = new StorageWriteRecorder(
+    (address, slot) => sm.storageValue(address, slot),
+    (address, slot) => sm.load(address, slot),
+  )
   const customOpcodes = [preimages.opcode(common), writes.opcode(common)]
   const vm = await createVM({ common, stateManager: sm, blockchain: blockchain as never, evmOpts: { customOpcodes } })
   await installLeanEvm(vm.evm as EVM)
@@ -219,6 +231,7 @@ export class Miner {
       account: (a) => sm.accountRecord(a),
       storage: (a, s) => sm.storageValue(a, s),
       code: (h) => sm.codeOf(hexToBytes(`0x${h}`)),
+      load: (a, s) => sm.load(a, s),
     }
     const built = { head: this.#window.head.hash, record, state }
     this.#pendingCache = built
@@ -234,7 +247,13 @@ export class Miner {
   push(record: BlockRecord): void {
     this.#window.push(record)
     const oldest = this.#window.oldest.number
-    this.#preimages.sweep({ oldest, head: this.#world.head.storage, atOldest: (a, s) => this.#world.storageAt(a, s, oldest) })
+    // A forked chain's slot not fetched yet may be non-zero: its name is kept.
+    const world = this.#world
+    this.#preimages.sweep({
+      oldest,
+      head: (a, s) => (world.holds(a, s) ? world.head.storage(a, s) : MAYBE_NONZERO),
+      atOldest: (a, s) => (world.holds(a, s) ? world.storageAt(a, s, oldest) : MAYBE_NONZERO),
+    })
   }
 
   state(): MinerState {
@@ -324,6 +343,8 @@ export class Miner {
       const from = keyOf(entry.from)
       if (blocked.has(from)) continue
       const tx = entry.tx
+      const loading = sm.load(from)
+      if (loading !== undefined) await loading
       const account = sm.accountRecord(from)
       const skip =
         tx.gasLimit > this.#settings.gasLimit - builder.gasUsed ||
@@ -343,6 +364,8 @@ export class Miner {
         consoleCalls.push(this.#consoleCalls.splice(0))
       } catch (e) {
         this.#consoleCalls.length = 0
+        // The upstream of a forked chain failing says nothing about the transaction: the block fails, the transaction stays pending.
+        if (e instanceof ForkSourceError) throw e
         blocked.add(from)
         if (/blob gas limit|remaining gas/.test((e as Error).message)) continue
         dropped.push(entry)

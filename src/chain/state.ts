@@ -24,8 +24,10 @@ import { KECCAK256_NULL, KECCAK256_RLP, bytesToUnprefixedHex } from '@ethereumjs
 import type { Common } from '@ethereumjs/common'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { encodeAccount, equal, keyOf, sameAccount } from './encoding.js'
+import { LoadedKeys, StateNotLoadedError } from './fork/loadedKeys.js'
 import { fromLatin1, toLatin1, type Latin1 } from './latin1.js'
 import { buildProof, type AccountProof, type ProofSource } from './proofs.js'
+import { computeRoot, emptyChanges, type ComputedRoot, type StateChanges } from './stateRoot.js'
 import { cloneSnapshot, dropAfter, dropOldest, firstAfter, type BlockKeys, type Change, type WorldStateSnapshot } from './stateHistory.js'
 import { trieDelete, trieNodeCount, trieRoot, trieSet, type NibblePath, type TrieNode, type Tries } from './trie.js'
 import type { AccountRecord } from './types.js'
@@ -38,34 +40,20 @@ export interface StateReader {
   account(address: string): AccountRecord | undefined
   storage(address: string, slot: string): Uint8Array
   code(codeHash: string): Uint8Array | undefined
+  /**
+   * On a forked chain: fetches `address` (and `slot`) from the upstream unless the state holds it
+   * already; undefined when there is nothing to wait for. Reads of what is not held throw
+   * `StateNotLoadedError`, so asynchronous readers (the VM's state manager) call this first.
+   */
+  load?(address: string, slot?: string): Promise<void> | undefined
 }
 
-/** The net effect of a block (or of a test-control write) on the state. */
-export interface StateChanges {
-  /** `null` deletes the account (and its storage). */
-  readonly accounts: Map<string, AccountRecord | null>
-  /** Slot writes per account, applied after `cleared`. Values without leading zeros; empty = zero. */
-  readonly storage: Map<string, Map<string, Uint8Array>>
-  /** Accounts whose whole storage is wiped before `storage` applies. */
-  readonly cleared: Set<string>
-  /** New code by code hash. */
-  readonly code: Map<string, Uint8Array>
+/** Fetches what a forked chain's state does not hold yet (see `fork/lazyState.ts`). */
+export interface StateLoader {
+  load(address: string, slot?: string): Promise<void> | undefined
 }
 
-export function emptyChanges(): StateChanges {
-  return { accounts: new Map(), storage: new Map(), cleared: new Set(), code: new Map() }
-}
-
-/** The roots computed for a set of changes, ready to be committed. */
-export interface ComputedRoot {
-  readonly root: Uint8Array
-  /** Final records of the changed accounts, with their new storage roots. */
-  readonly accounts: Map<string, AccountRecord | null>
-  /** The tries that give these roots. */
-  readonly tries: Tries
-  /** The head's tries they were computed on. */
-  readonly base: Tries
-}
+export { emptyChanges, type ComputedRoot, type StateChanges } from './stateRoot.js'
 
 const EMPTY_CODE_HASH = bytesToUnprefixedHex(KECCAK256_NULL)
 const NO_TRIES: Tries = { accounts: undefined, storage: new Map() }
@@ -92,17 +80,73 @@ export class WorldState {
   readonly #keccak: (data: Uint8Array) => Uint8Array
   /** Trie paths of recently hashed keys (see `#path`). */
   readonly #paths = new Map<string, NibblePath>()
+  /** On a forked chain: the keys held (see `fork/loadedKeys.ts`) and what fetches the others. */
+  #loaded: LoadedKeys | undefined
+  #loader: StateLoader | undefined
 
   /** The live head state. */
   readonly head: StateReader = {
-    account: (address) => this.#accounts.get(address),
-    storage: (address, slot) => bytesOf(this.#storage.get(address)?.get(slot)),
+    account: (address) => this.#accounts.get(address) ?? this.#missingAccount(address),
+    storage: (address, slot) => this.#headSlot(address, slot),
     code: (codeHash) => (codeHash === EMPTY_CODE_HASH ? EMPTY : this.#code.get(codeHash)),
+    load: (address, slot) => this.#loader?.load(address, slot),
   }
 
   constructor(common: Common) {
     this.#keccak = common.customCrypto.keccak256 ?? keccak_256
     this.#code.set(EMPTY_CODE_HASH, EMPTY)
+  }
+
+  // --- a forked chain's lazy state (the values come from `fork/lazyState.ts`) ----------------
+
+  /** Makes this the state of a forked chain: keys it does not hold are the upstream's, fetched by `loader`. */
+  forkFrom(loader: StateLoader): void {
+    this.#loaded = new LoadedKeys()
+    this.#loader = loader
+  }
+
+  /** Whether the state holds `address` (and `slot`): always, unless forked. */
+  holds(address: string, slot?: string): boolean {
+    const loaded = this.#loaded
+    return loaded === undefined || (slot === undefined ? loaded.hasAccount(address) : loaded.hasSlot(address, slot))
+  }
+
+  /**
+   * Takes an account as the upstream had it at the fork (undefined: it had none, nor storage),
+   * unless the state holds it already (loaded before, or written here since). No history: the
+   * value is the same at every block of the window.
+   */
+  adoptAccount(address: string, record: AccountRecord | undefined, code: Uint8Array | undefined): void {
+    const loaded = this.#loaded
+    if (loaded === undefined || loaded.hasAccount(address)) return
+    loaded.addAccount(address)
+    if (record === undefined) return loaded.holdWholeStorage(address)
+    this.#accounts.set(address, record)
+    if (code !== undefined) this.#code.set(bytesToUnprefixedHex(record.codeHash), code)
+  }
+
+  /** Takes a slot as the upstream had it at the fork (no leading zeros), unless the state holds it already. */
+  adoptSlot(address: string, slot: string, value: Uint8Array): void {
+    const loaded = this.#loaded
+    if (loaded === undefined || loaded.hasSlot(address, slot)) return
+    loaded.addSlot(address, slot)
+    if (value.length === 0) return
+    let slots = this.#storage.get(address)
+    if (slots === undefined) this.#storage.set(address, (slots = new Map()))
+    slots.set(slot, toLatin1(value))
+  }
+
+  #missingAccount(address: string): undefined {
+    if (this.#loaded !== undefined && !this.#loaded.hasAccount(address)) throw new StateNotLoadedError(address, undefined, this.#loader!.load(address) ?? Promise.resolve())
+    return undefined
+  }
+
+  #headSlot(address: string, slot: string): Uint8Array {
+    const value = this.#storage.get(address)?.get(slot)
+    if (value === undefined && this.#loaded !== undefined && !this.#loaded.hasSlot(address, slot)) {
+      throw new StateNotLoadedError(address, slot, this.#loader!.load(address, slot) ?? Promise.resolve())
+    }
+    return bytesOf(value)
   }
 
   /** State root of the head state. */
@@ -116,23 +160,23 @@ export class WorldState {
   }
 
   accountAt(address: string, number: bigint): AccountRecord | undefined {
-    if (number >= this.#lastChange) return this.#accounts.get(address)
+    if (number >= this.#lastChange) return this.#accounts.get(address) ?? this.#missingAccount(address)
     const changes = this.#accountHistory.get(address)
     if (changes !== undefined) {
       const change = firstAfter(changes, number)
       if (change !== undefined) return change.before
     }
-    return this.#accounts.get(address)
+    return this.#accounts.get(address) ?? this.#missingAccount(address)
   }
 
   storageAt(address: string, slot: string, number: bigint): Uint8Array {
-    if (number >= this.#lastChange) return bytesOf(this.#storage.get(address)?.get(slot))
+    if (number >= this.#lastChange) return this.#headSlot(address, slot)
     const changes = this.#storageHistory.get(address)?.get(slot)
     if (changes !== undefined) {
       const change = firstAfter(changes, number)
       if (change !== undefined) return bytesOf(change.before)
     }
-    return bytesOf(this.#storage.get(address)?.get(slot))
+    return this.#headSlot(address, slot)
   }
 
   /** The addresses of every account of the head state (a state dump reads them all). */
@@ -205,54 +249,7 @@ export class WorldState {
   }
 
   #computeRoot(changes: StateChanges): ComputedRoot {
-    const accounts = new Map<string, AccountRecord | null>()
-    const touched = new Set<string>([...changes.accounts.keys(), ...changes.storage.keys(), ...changes.cleared])
-    const base = this.#tries
-    let accountTrie = base.accounts
-    let storageTries: Map<string, TrieNode> | undefined
-    const setStorageTrie = (address: string, trie: TrieNode | undefined) => {
-      storageTries ??= new Map(base.storage)
-      if (trie === undefined) storageTries.delete(address)
-      else storageTries.set(address, trie)
-    }
-    // Writes that change nothing are skipped, not replayed into the tries: every block's system
-    // calls write zeros over zeros (EIP-7002/7251 queues) and touch accounts they leave as they
-    // were, and a trie update, even a no-op one, re-hashes its whole path.
-    for (const address of touched) {
-      const changed = changes.accounts.get(address)
-      const head = this.#accounts.get(address)
-      if (changed === null) {
-        accounts.set(address, null)
-        if (head !== undefined) accountTrie = trieDelete(accountTrie, this.#path(address))
-        if (base.storage.has(address)) setStorageTrie(address, undefined)
-        continue
-      }
-      const current = changed ?? head
-      if (current === undefined) continue // storage written to an account that does not exist: nothing to store
-      const cleared = changes.cleared.has(address)
-      let storageRoot = cleared ? KECCAK256_RLP : (head?.storageRoot ?? KECCAK256_RLP)
-      if (cleared && base.storage.has(address)) setStorageTrie(address, undefined)
-      const writes = changes.storage.get(address)
-      if (writes !== undefined && writes.size > 0) {
-        const slots = cleared ? undefined : this.#storage.get(address)
-        const before = cleared ? undefined : base.storage.get(address)
-        let storageTrie = before
-        for (const [slot, value] of writes) {
-          if ((slots?.get(slot) ?? '') === toLatin1(value)) continue
-          storageTrie = value.length === 0 ? trieDelete(storageTrie, this.#path(slot)) : trieSet(storageTrie, this.#path(slot), RLP.encode(value))
-        }
-        if (storageTrie !== before) {
-          setStorageTrie(address, storageTrie)
-          storageRoot = trieRoot(storageTrie, this.#keccak)
-        }
-      }
-      const record: AccountRecord = equal(current.storageRoot, storageRoot) ? current : { ...current, storageRoot }
-      accounts.set(address, record)
-      if (head !== undefined && sameAccount(head, record)) continue
-      accountTrie = trieSet(accountTrie, this.#path(address), encodeAccount(record))
-    }
-    const tries: Tries = { accounts: accountTrie, storage: storageTries ?? base.storage }
-    return { root: accountTrie === base.accounts ? this.#root : trieRoot(accountTrie, this.#keccak), accounts, tries, base }
+    return computeRoot({ accounts: this.#accounts, storage: this.#storage, tries: this.#tries, root: this.#root, keccak: this.#keccak, path: (key) => this.#path(key) }, changes)
   }
 
   /**
@@ -319,6 +316,11 @@ export class WorldState {
         this.#recordAccount(keys, block, address, before)
         this.#accounts.set(address, record)
       }
+    }
+    // What the chain wrote itself (a deleted or wiped account's whole storage too) is no longer the upstream's.
+    if (this.#loaded !== undefined) {
+      const deleted = [...computed.accounts].filter(([, record]) => record === null).map(([address]) => address)
+      this.#loaded.noteWrites(computed.accounts.keys(), changes.storage, [...changes.cleared, ...deleted])
     }
     this.#root = computed.root
     this.#tries = computed.tries
@@ -396,6 +398,7 @@ export class WorldState {
       byBlock: this.#byBlock,
       root: this.#root,
       tries: this.#tries,
+      loaded: this.#loaded,
     })
   }
 
@@ -410,6 +413,7 @@ export class WorldState {
     // At least the last block anything changed in: later reads are head reads.
     this.#lastChange = [...copy.byBlock.keys()].reduce((a, b) => (b > a ? b : a), -1n)
     this.#byBlock = copy.byBlock
+    this.#loaded = copy.loaded
     // Trie nodes are immutable: the snapshot's tries are still exactly the state it copied.
     this.#tries = snapshot.tries
     this.#root = snapshot.root
@@ -493,6 +497,10 @@ class BlockState implements StateReader {
 
   code(codeHash: string): Uint8Array | undefined {
     return this.#world.head.code(codeHash)
+  }
+
+  load(address: string, slot?: string): Promise<void> | undefined {
+    return this.#world.head.load!(address, slot)
   }
 }
 

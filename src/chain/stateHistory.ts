@@ -6,6 +6,7 @@
  * a block that left the window changed, and copying it all for snapshots.
  * Leaves to others: when to record or drop a change and the head state itself (`state.ts`).
  */
+import type { LoadedKeys } from './fork/loadedKeys.js'
 import type { Latin1 } from './latin1.js'
 import type { Tries } from './trie.js'
 import type { AccountRecord } from './types.js'
@@ -34,6 +35,8 @@ export interface WorldStateSnapshot {
   readonly root: Uint8Array
   /** Immutable: shared with the live state, never copied. */
   readonly tries: Tries
+  /** On a forked chain, the keys held (the rest is still the upstream's). */
+  readonly loaded: LoadedKeys | undefined
 }
 
 /** The first change made after block `number`: its `before` is the value at `number`. */
@@ -104,5 +107,6 @@ export function cloneSnapshot(s: WorldStateSnapshot): WorldStateSnapshot {
     byBlock: new Map([...s.byBlock].map(([b, k]) => [b, { accounts: [...k.accounts], storage: [...k.storage] }])),
     root: s.root,
     tries: s.tries,
+    loaded: s.loaded?.clone(),
   }
 }

@@ -90,14 +90,28 @@ export class RingStateManager implements StateManagerInterface {
     return this.#reader.code(key) ?? EMPTY
   }
 
+  /**
+   * On a forked chain, fetches what the reader does not hold yet (see `StateReader.load`); the VM's
+   * reads below wait for it, so that the synchronous reads under them always find their value.
+   */
+  load(address: string, slot?: string): Promise<void> | undefined {
+    return this.#reader.load?.(address, slot)
+  }
+
   async getAccount(address: Address): Promise<Account | undefined> {
-    const record = this.accountRecord(keyOf(address.bytes))
+    const key = keyOf(address.bytes)
+    const loading = this.#reader.load?.(key)
+    if (loading !== undefined) await loading
+    const record = this.accountRecord(key)
     if (record === undefined) return undefined
     return new Account(record.nonce, record.balance, record.storageRoot, record.codeHash, record.codeSize)
   }
 
   async getCode(address: Address): Promise<Uint8Array> {
-    const record = this.accountRecord(keyOf(address.bytes))
+    const key = keyOf(address.bytes)
+    const loading = this.#reader.load?.(key)
+    if (loading !== undefined) await loading
+    const record = this.accountRecord(key)
     return record === undefined ? EMPTY : this.codeOf(record.codeHash)
   }
 
@@ -107,7 +121,11 @@ export class RingStateManager implements StateManagerInterface {
 
   async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
     if (key.length !== 32) throw new Error('Storage key must be 32 bytes long')
-    return this.storageValue(keyOf(address.bytes), keyOf(key))
+    const owner = keyOf(address.bytes)
+    const slot = keyOf(key)
+    const loading = this.#reader.load?.(owner, slot)
+    if (loading !== undefined) await loading
+    return this.storageValue(owner, slot)
   }
 
   // --- writes --------------------------------------------------------------------------------

@@ -37,10 +37,15 @@ export class StorageWriteRecorder {
   #block: { hash: string; writes: StorageWrite[] }[] = []
   readonly #byRecord = new WeakMap<BlockRecord, readonly (readonly StorageWrite[])[]>()
   readonly #read: (address: string, slot: string) => Uint8Array
+  readonly #load: ((address: string, slot: string) => Promise<void> | undefined) | undefined
 
-  /** `read` gives the value the mining VM sees now (its state manager's view). */
-  constructor(read: (address: string, slot: string) => Uint8Array) {
+  /**
+   * `read` gives the value the mining VM sees now (its state manager's view); `load`, on a forked
+   * chain, fetches a slot the state does not hold yet before it is read.
+   */
+  constructor(read: (address: string, slot: string) => Uint8Array, load?: (address: string, slot: string) => Promise<void> | undefined) {
     this.#read = read
+    this.#load = load
   }
 
   /** The SSTORE opcode of `common`'s fork, noting the slot and its value before the transaction. */
@@ -50,7 +55,11 @@ export class StorageWriteRecorder {
       const address = bytesToUnprefixedHex(runState.interpreter.getAddress().bytes)
       const slot = key.toString(16).padStart(64, '0')
       // The first write of a transaction sees the value it started with.
-      if (!this.#current.has(address + slot)) this.#current.set(address + slot, this.#read(address, slot))
+      if (!this.#current.has(address + slot)) {
+        const loading = this.#load?.(address, slot)
+        if (loading !== undefined) await loading
+        this.#current.set(address + slot, this.#read(address, slot))
+      }
       await original(runState, c)
     })
   }

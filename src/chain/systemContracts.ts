@@ -51,6 +51,8 @@ const QUEUE_SLOTS = [0, 1, 2, 3].map((n) => n.toString(16).padStart(64, '0'))
 export interface QueueState {
   accountRecord(address: string): { readonly codeHash: Uint8Array } | undefined
   storageValue(address: string, slot: string): Uint8Array
+  /** On a forked chain, fetches what is not held yet (see `StateReader.load`). */
+  load(address: string, slot?: string): Promise<void> | undefined
 }
 
 /** The part of ethereumjs's EVM the shortcut wraps. */
@@ -91,8 +93,11 @@ export function answerIdleRequestCalls(evm: CallingEvm, state: QueueState, kecca
     if (opts.caller === undefined || opts.to === undefined || keyOf(opts.caller.bytes) !== SYSTEM_ADDRESS) return run(opts)
     const address = keyOf(opts.to.bytes)
     const codeHash = standard.get(address)
-    const record = codeHash === undefined ? undefined : state.accountRecord(address)
-    if (record === undefined || !equalsBytes(record.codeHash, codeHash!)) return run(opts)
+    if (codeHash === undefined) return run(opts)
+    // A forked chain's contract or queue not fetched yet: the EVM run below waits for them.
+    if (state.load(address) !== undefined || QUEUE_SLOTS.some((slot) => state.load(address, slot) !== undefined)) return run(opts)
+    const record = state.accountRecord(address)
+    if (record === undefined || !equalsBytes(record.codeHash, codeHash)) return run(opts)
     for (const slot of QUEUE_SLOTS) if (state.storageValue(address, slot).length !== 0) return run(opts)
     return Promise.resolve({ execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n, logs: [] } })
   }

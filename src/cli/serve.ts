@@ -111,6 +111,7 @@ async function banner(running: RunningRingchain, options: StartOptions): Promise
     `  chain id ${chain.common.chainId()}   fork ${chain.common.hardfork()}   window ${chain.window} blocks   ` +
       `mining ${mining.mode === 'interval' ? `every ${mining.blockTimeMs / 1000} s` : mining.mode}`,
   ]
+  if (chain.fork !== undefined) lines.push(`  forked     from ${chain.fork.source.label} at block ${chain.fork.blockNumber} (${chain.fork.blockHash})`)
   if (isolate !== undefined && isolate !== false) {
     const max = isolate === true ? undefined : isolate.maxChains
     lines.push(`  isolate    one chain per API key (at most ${max ?? 64}, the first key's, made at start, included)`)

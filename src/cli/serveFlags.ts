@@ -44,6 +44,8 @@ const OPTIONS = {
   genesis: { type: 'string' },
   import: { type: 'string' },
   blocks: { type: 'string' },
+  'fork-url': { type: 'string' },
+  'fork-block-number': { type: 'string' },
   record: { type: 'string' },
   'provider-profile': { type: 'string' },
   'load-state': { type: 'string' },
@@ -114,6 +116,11 @@ Import (start from a recorded chain instead of a dev genesis)
   --genesis <file>         geth genesis JSON (chain id, forks and alloc come from it)
   --import <file>          blocks after genesis, RLP as \`geth export\` writes them (needs --genesis;
                            --blocks is the same flag)
+
+Fork (start from a live chain's block instead of a dev genesis)
+  --fork-url <url>         JSON-RPC node to fork (http(s) or ws(s)): chain id, hardfork, gas limit
+                           and base fee follow its block unless set; its state is read lazily
+  --fork-block-number <n>  the block to fork at                      (default: its latest)
 
 State files (anvil's format: accounts, storage, code and the head's number, time and base fee)
   --load-state <file>      start from this state dump; the window starts at its head
@@ -274,6 +281,14 @@ export function toOptions(values: Flags, logger: RingchainLogger): StartOptions 
     const genesis = readJsonFile('genesis', values.genesis)
     const blocks = blocksFile === undefined ? undefined : readBinaryFile('import', blocksFile)
     options.import = blocks === undefined ? { genesis } : { genesis, blocks }
+  }
+  const forkUrl = values['fork-url']
+  const forkBlock = integer('fork-block-number', values['fork-block-number'], 0)
+  if (forkBlock !== undefined && forkUrl === undefined) fail('--fork-block-number needs --fork-url')
+  if (forkUrl !== undefined) {
+    if (values.genesis !== undefined) fail('--fork-url cannot be combined with --genesis: the fork sets the chain')
+    if (!/^(https?|wss?):\/\//.test(forkUrl)) fail('--fork-url: expected an http(s) or ws(s) URL')
+    options.fork = { url: forkUrl, ...(forkBlock === undefined ? {} : { blockNumber: BigInt(forkBlock) }) }
   }
   if (values.record !== undefined) options.record = values.record
   if (values['provider-profile'] !== undefined) options.providerProfile = readProfileFile(values['provider-profile'])

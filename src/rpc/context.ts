@@ -21,9 +21,18 @@ export interface MethodsOptions {
    * Replaces the caller's chain with a fresh one from the same options (`ringchain_reset`,
    * `anvil_reset`, `hardhat_reset`). Without it those methods answer -32000.
    */
-  reset?: (ctx: RpcContext) => Promise<void>
+  reset?: (ctx: RpcContext, target?: ResetTarget) => Promise<void>
   /** The provider simulation `ringchain_setProviderProfile` sets. Without it that method answers -32000. */
   provider?: ProviderSimulation
+}
+
+/**
+ * What a reset asks for beyond "as new" (`anvil_reset`'s and `hardhat_reset`'s `forking`): a fork
+ * of `url` (or, without one, of the upstream the options name) at `blockNumber` (default: its
+ * latest), or `fork: null`, a plain dev chain.
+ */
+export interface ResetTarget {
+  readonly fork: { readonly url?: string; readonly blockNumber?: bigint } | null
 }
 
 /**

@@ -189,7 +189,16 @@ export interface DispatcherOptions {
   readonly maxBatchLength?: number
   /** Gives the chain's domain errors their RPC errors (see `toRpcError`). */
   readonly mapDomainError?: DomainErrorMapper
+  /**
+   * For a thrown value that means "not ready yet, wait for this" (a forked chain's state not yet
+   * fetched from its upstream): the promise to wait for before the method runs again. A method
+   * that throws it has changed nothing, so running it again is safe.
+   */
+  readonly rerunAfter?: (thrown: unknown) => PromiseLike<void> | undefined
 }
+
+/** How many times one call may wait and run again (each wait is one fetch of what it missed). */
+const MAX_RERUNS = 64
 
 /** Answers a raw body; `undefined` when there is nothing to answer (notifications only). Never throws. */
 export type Dispatch = (body: string, session: RpcSession) => Promise<string | undefined>
@@ -216,6 +225,7 @@ export function createDispatcher(methods: Registry, options: DispatcherOptions =
   const logger = options.logger ?? consoleLogger
   const maxBatchLength = options.maxBatchLength ?? 1000
   const mapDomainError = options.mapDomainError
+  const rerunAfter = options.rerunAfter
 
   function reportInternal(error: InternalError, method: string | undefined): void {
     try {
@@ -235,12 +245,31 @@ export function createDispatcher(methods: Registry, options: DispatcherOptions =
     return hasId ? errorResponse(echoId, error) : undefined
   }
 
-  async function settle(pending: PromiseLike<unknown>, method: string, hasId: boolean, echoId: RpcId): Promise<string | undefined> {
+  async function settle(pending: PromiseLike<unknown>, call: Call, attempt: number): Promise<string | undefined> {
     try {
       const result = await pending
-      return hasId ? resultResponse(echoId, result) : undefined
+      return call.hasId ? resultResponse(call.echoId, result) : undefined
     } catch (thrown) {
-      return failure(thrown, method, hasId, echoId)
+      const wait = attempt < MAX_RERUNS ? rerunAfter?.(thrown) : undefined
+      if (wait === undefined) return failure(thrown, call.ctx.method, call.hasId, call.echoId)
+      try {
+        await wait
+      } catch (failed) {
+        return failure(failed, call.ctx.method, call.hasId, call.echoId)
+      }
+      return run(call, attempt + 1)
+    }
+  }
+
+  /** Runs a decoded call's handler (again, after waiting for what it needed: see `rerunAfter`). */
+  function run(call: Call, attempt: number): Answer {
+    try {
+      const result = call.spec.handler(call.args, call.ctx)
+      if (isThenable(result)) return settle(result, call, attempt)
+      return call.hasId ? resultResponse(call.echoId, result) : undefined
+    } catch (thrown) {
+      if (rerunAfter?.(thrown) !== undefined) return settle(Promise.reject(thrown), call, attempt)
+      return failure(thrown, call.ctx.method, call.hasId, call.echoId)
     }
   }
 
@@ -267,14 +296,13 @@ export function createDispatcher(methods: Registry, options: DispatcherOptions =
     // From here on the request is valid; one without an id is a notification and gets no answer.
     const spec = table.get(method)
     if (spec === undefined) return hasId ? errorResponse(echoId, new MethodNotFoundError(method)) : undefined
+    let args: Parameters<MethodSpec["handler"]>[0]
     try {
-      const args = decodeParams(spec.params, (params as readonly unknown[] | null | undefined) ?? NO_PARAMS)
-      const result = spec.handler(args, { session, method })
-      if (isThenable(result)) return settle(result, method, hasId, echoId)
-      return hasId ? resultResponse(echoId, result) : undefined
+      args = decodeParams(spec.params, (params as readonly unknown[] | null | undefined) ?? NO_PARAMS)
     } catch (thrown) {
       return failure(thrown, method, hasId, echoId)
     }
+    return run({ spec, args, ctx: { session, method }, hasId, echoId }, 0)
   }
 
   async function handleBatch(batch: readonly unknown[], session: RpcSession): Promise<string | undefined> {
@@ -316,6 +344,15 @@ export function createDispatcher(methods: Registry, options: DispatcherOptions =
       return Promise.resolve(dispatcherFailure(thrown))
     }
   }
+}
+
+/** A decoded call, ready to run (again). */
+interface Call {
+  readonly spec: MethodSpec
+  readonly args: Parameters<MethodSpec["handler"]>[0]
+  readonly ctx: RpcContext
+  readonly hasId: boolean
+  readonly echoId: RpcId
 }
 
 /** An answer, or the promise of one when a handler is asynchronous. */

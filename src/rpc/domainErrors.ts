@@ -13,6 +13,7 @@ import {
   TxRejectedError,
   UnknownBlockError,
 } from '../chain/errors.js'
+import { ForkSourceError } from '../chain/fork/source.js'
 import { StateOverrideError } from '../chain/overrides.js'
 import { SimulationError } from '../chain/simulate/types.js'
 import {
@@ -37,5 +38,11 @@ export function mapDomainError(error: unknown): RpcError | undefined {
   // geth answers an override it cannot apply as a failed call.
   if (error instanceof StateOverrideError) return new ServerError(error.message, { cause: error })
   if (error instanceof InvalidInputError) return new InvalidParamsError(error.message, { cause: error })
+  // A forked chain's upstream failed (unreachable, timeout, 429, pruned state): -32000 as geth's
+  // server-side failures, naming the upstream (masked) and its call; its own code in `data`.
+  if (error instanceof ForkSourceError) {
+    const data = { upstream: error.label, method: error.method, ...(error.upstreamCode === undefined ? {} : { upstreamCode: error.upstreamCode }) }
+    return new ServerError(error.message, { cause: error, data })
+  }
   return undefined
 }

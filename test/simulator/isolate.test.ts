@@ -171,12 +171,14 @@ describe('reset', () => {
     expect(await rpc(rc.httpUrl, 'eth_blockNumber')).toMatchObject({ result: '0x0' })
   })
 
-  test('error: forking is not supported', async () => {
+  test('error: forking an unreachable upstream keeps the chain and names the upstream', async () => {
     const rc = await createRingchain()
     onTestFinished(() => rc.close())
-    const refused = rc.request({ method: 'hardhat_reset', params: [{ forking: { jsonRpcUrl: 'https://example.invalid' } }] })
+    const before = rc.chain
+    const refused = rc.request({ method: 'hardhat_reset', params: [{ forking: { jsonRpcUrl: 'http://127.0.0.1:1/v3/secret' } }] })
     await expect(refused).rejects.toThrow(RingchainRpcError)
-    await expect(refused).rejects.toMatchObject({ code: -32602, message: 'invalid argument 0: forking is not supported' })
+    await expect(refused).rejects.toMatchObject({ code: -32000, message: expect.stringMatching(/^upstream http:\/\/127\.0\.0\.1:1\/…: eth_(chainId|getBlockByNumber) failed: unreachable/) })
+    expect(rc.chain).toBe(before)
   })
 
   test('behavior: requests made during a reset go to the new chain', async () => {

@@ -78,7 +78,10 @@ export function getStorageValuesMethod(chainFor: ChainFor): MethodSpec {
       if (total > MAX_STORAGE_VALUES) throw new ClientLimitExceededError(`too many slots (max ${MAX_STORAGE_VALUES})`)
     }
     if (total === 0) throw new InvalidParamsError('empty request')
-    const state = await (await chainFor(ctx)).stateAt(block)
+    const chain = await chainFor(ctx)
+    // A forked chain fetches every slot not held yet at once, rather than one per rerun.
+    await Promise.all(requests.map((request) => chain.load(request.address, request.slots)))
+    const state = await chain.stateAt(block)
     const result: Record<string, string[]> = {}
     for (const request of requests) {
       const owner = bytesToUnprefixedHex(request.address)

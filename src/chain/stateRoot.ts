@@ -1,0 +1,102 @@
+/**
+ * State changes and the roots they give: the net effect of a block on the state, and computing
+ * the state root the head would have with it applied, without applying it.
+ *
+ * Owns: those shapes and the root computation on the head's persistent tries. Leaves the head
+ * state, its history and committing to `state.ts`, the tries themselves to `trie.ts`.
+ */
+import { RLP } from '@ethereumjs/rlp'
+import { KECCAK256_RLP } from '@ethereumjs/util'
+import { encodeAccount, equal, sameAccount } from './encoding.js'
+import { toLatin1, type Latin1 } from './latin1.js'
+import { trieDelete, trieRoot, trieSet, type NibblePath, type TrieNode, type Tries } from './trie.js'
+import type { AccountRecord } from './types.js'
+
+/** The net effect of a block (or of a test-control write) on the state. */
+export interface StateChanges {
+  /** `null` deletes the account (and its storage). */
+  readonly accounts: Map<string, AccountRecord | null>
+  /** Slot writes per account, applied after `cleared`. Values without leading zeros; empty = zero. */
+  readonly storage: Map<string, Map<string, Uint8Array>>
+  /** Accounts whose whole storage is wiped before `storage` applies. */
+  readonly cleared: Set<string>
+  /** New code by code hash. */
+  readonly code: Map<string, Uint8Array>
+}
+
+export function emptyChanges(): StateChanges {
+  return { accounts: new Map(), storage: new Map(), cleared: new Set(), code: new Map() }
+}
+
+/** The roots computed for a set of changes, ready to be committed. */
+export interface ComputedRoot {
+  readonly root: Uint8Array
+  /** Final records of the changed accounts, with their new storage roots. */
+  readonly accounts: Map<string, AccountRecord | null>
+  /** The tries that give these roots. */
+  readonly tries: Tries
+  /** The head's tries they were computed on. */
+  readonly base: Tries
+}
+
+/** The head state the roots are computed on: its flat maps, tries and root, and how keys become trie paths. */
+export interface RootBase {
+  readonly accounts: ReadonlyMap<string, AccountRecord>
+  readonly storage: ReadonlyMap<string, ReadonlyMap<string, Latin1>>
+  readonly tries: Tries
+  readonly root: Uint8Array
+  readonly keccak: (data: Uint8Array) => Uint8Array
+  path(key: string): NibblePath
+}
+
+/** The roots `changes` give on top of the head state `on`; its tries are persistent, so its root stays valid. */
+export function computeRoot(on: RootBase, changes: StateChanges): ComputedRoot {
+  const accounts = new Map<string, AccountRecord | null>()
+  const touched = new Set<string>([...changes.accounts.keys(), ...changes.storage.keys(), ...changes.cleared])
+  const base = on.tries
+  let accountTrie = base.accounts
+  let storageTries: Map<string, TrieNode> | undefined
+  const setStorageTrie = (address: string, trie: TrieNode | undefined) => {
+    storageTries ??= new Map(base.storage)
+    if (trie === undefined) storageTries.delete(address)
+    else storageTries.set(address, trie)
+  }
+  // Writes that change nothing are skipped, not replayed into the tries: every block's system
+  // calls write zeros over zeros (EIP-7002/7251 queues) and touch accounts they leave as they
+  // were, and a trie update, even a no-op one, re-hashes its whole path.
+  for (const address of touched) {
+    const changed = changes.accounts.get(address)
+    const head = on.accounts.get(address)
+    if (changed === null) {
+      accounts.set(address, null)
+      if (head !== undefined) accountTrie = trieDelete(accountTrie, on.path(address))
+      if (base.storage.has(address)) setStorageTrie(address, undefined)
+      continue
+    }
+    const current = changed ?? head
+    if (current === undefined) continue // storage written to an account that does not exist: nothing to store
+    const cleared = changes.cleared.has(address)
+    let storageRoot = cleared ? KECCAK256_RLP : (head?.storageRoot ?? KECCAK256_RLP)
+    if (cleared && base.storage.has(address)) setStorageTrie(address, undefined)
+    const writes = changes.storage.get(address)
+    if (writes !== undefined && writes.size > 0) {
+      const slots = cleared ? undefined : on.storage.get(address)
+      const before = cleared ? undefined : base.storage.get(address)
+      let storageTrie = before
+      for (const [slot, value] of writes) {
+        if ((slots?.get(slot) ?? '') === toLatin1(value)) continue
+        storageTrie = value.length === 0 ? trieDelete(storageTrie, on.path(slot)) : trieSet(storageTrie, on.path(slot), RLP.encode(value))
+      }
+      if (storageTrie !== before) {
+        setStorageTrie(address, storageTrie)
+        storageRoot = trieRoot(storageTrie, on.keccak)
+      }
+    }
+    const record: AccountRecord = equal(current.storageRoot, storageRoot) ? current : { ...current, storageRoot }
+    accounts.set(address, record)
+    if (head !== undefined && sameAccount(head, record)) continue
+    accountTrie = trieSet(accountTrie, on.path(address), encodeAccount(record))
+  }
+  const tries: Tries = { accounts: accountTrie, storage: storageTries ?? base.storage }
+  return { root: accountTrie === base.accounts ? on.root : trieRoot(accountTrie, on.keccak), accounts, tries, base }
+}
