@@ -12,6 +12,7 @@ import {
   TxRejectedError,
   UnknownBlockError,
 } from '../chain/errors.js'
+import { ForkSourceError } from '../chain/fork/source.js'
 import { SimulationError } from '../chain/simulate/types.js'
 import {
   BlockNotFoundError,
@@ -32,5 +33,7 @@ export function mapDomainError(error: unknown): RpcError | undefined {
   if (error instanceof TxRejectedError || error instanceof ExecutionFailedError) return new ServerError(error.message, { cause: error })
   if (error instanceof SimulationError) return new SimulationFailedError(error.kind, error.message, { cause: error })
   if (error instanceof InvalidInputError) return new InvalidParamsError(error.message, { cause: error })
+  // Names the upstream (its masked label) and the call; the upstream's own code, if any, in data.
+  if (error instanceof ForkSourceError) return new ServerError(error.message, { cause: error, ...(error.upstreamCode === undefined ? {} : { data: { upstreamCode: error.upstreamCode } }) })
   return undefined
 }
