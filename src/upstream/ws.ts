@@ -65,7 +65,7 @@ export function wsTransport(url: string, headers: Readonly<Record<string, string
       const ws = new WebSocket(url, { headers, handshakeTimeout: timeoutMs })
       ws.on('message', onMessage)
       ws.once('open', () => resolve(ws))
-      ws.once('error', (error) => reject(new TransportError('unreachable', `unreachable (${scrubbed(describe(error), url)})`)))
+      ws.on('error', (error) => reject(new TransportError('unreachable', `unreachable (${scrubbed(describe(error), url)})`)))
       ws.once('close', () => {
         if (socket !== undefined && current === ws) socket = undefined
         failAll(new TransportError('dropped', 'connection dropped'))

@@ -94,6 +94,8 @@ for (const transport of ['http', 'ws'] as const) {
       await same('eth_getBlockTransactionCountByNumber', ['0x2'])
       await same('eth_getBlockTransactionCountByHash', [upstreamBlock.hash])
       await same('eth_getUncleCountByBlockNumber', ['0x2'])
+      await same('eth_getHeaderByNumber', ['0x4'])
+      await same('eth_getHeaderByHash', [upstreamBlock.hash])
       const local = await result<Block>(rc.httpUrl, 'eth_getBlockByNumber', ['latest', false])
       expect(local.hash).toBe(bytesToHex(rc.chain.head.hash))
       expect(await result(rc.httpUrl, 'eth_getBlockByHash', [local.hash, false])).toEqual(local)

@@ -12,6 +12,7 @@ import { andThen, numberOf, type ChainFor } from '../context.js'
 import { defineMethod, type MethodSpec, type Registry, type RpcContext } from '../dispatcher.js'
 import type { blockMethods } from '../eth/blocks.js'
 import type { filterMethods } from '../eth/filters.js'
+import type { headerMethods } from '../eth/headers.js'
 import { filterCriteria } from '../eth/filters.js'
 import type { logMethods } from '../eth/logs.js'
 import type { transactionMethods } from '../eth/transactions.js'
@@ -23,6 +24,7 @@ import { LOCAL, logsAcrossFork, type Local } from './logs.js'
 
 /** The local methods this module overrides. */
 export type ForkedFragments = ReturnType<typeof blockMethods> &
+  ReturnType<typeof headerMethods> &
   ReturnType<typeof transactionMethods> &
   ReturnType<typeof logMethods> &
   Pick<ReturnType<typeof filterMethods>, 'eth_getFilterLogs'> &
@@ -91,6 +93,13 @@ export function forkedMethods(chainFor: ChainFor, local: ForkedFragments): Regis
     ),
     eth_getTransactionByBlockHashAndIndex: over(local.eth_getTransactionByBlockHashAndIndex, ([hash, i], chain, history) =>
       ofBlock(blockByHash(chain, history, hash, true), (b) => b.transactions?.[i] ?? null),
+    ),
+    // The header's `size` is its own RLP length, which the block's JSON does not give: asked as such.
+    eth_getHeaderByNumber: over(local.eth_getHeaderByNumber, ([block], chain, history) =>
+      ofBlock(blockByNumber(chain, history, block, false), (b) => history.cached('eth_getHeaderByNumber', [b.number])),
+    ),
+    eth_getHeaderByHash: over(local.eth_getHeaderByHash, ([hash], chain, history) =>
+      ofBlock(blockByHash(chain, history, hash, false), (b) => history.cached('eth_getHeaderByHash', [b.hash])),
     ),
     eth_getBlockReceipts: over(local.eth_getBlockReceipts, ([block], chain, history) =>
       andThen<UpstreamItem | null | Local, unknown>(
