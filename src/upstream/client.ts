@@ -6,7 +6,7 @@
  * naming the masked URL and the call.
  */
 import { ForkSourceError, type ForkSource } from '../chain/fork/source.js'
-import { backoffDelay, isRetryableAnswer, sleep, type RetryPolicy } from './retry.js'
+import { LIMIT_EXCEEDED, backoffDelay, isRetryableAnswer, sleep, type RetryPolicy } from './retry.js'
 import { TransportError, type RpcRequest, type RpcResponse, type Transport } from './transport.js'
 
 export interface ClientSettings extends RetryPolicy {
@@ -14,6 +14,9 @@ export interface ClientSettings extends RetryPolicy {
   readonly batchSize: number
   readonly concurrency: number
 }
+
+/** A node that answers a batch with one error for the whole of it: it takes no batches. */
+class BatchRefused extends Error {}
 
 /** One call waiting for its answer. */
 interface Call {
@@ -36,11 +39,14 @@ export class UpstreamClient implements ForkSource {
   readonly #waitingForSlot: (() => void)[] = []
   #nextId = 0
   #closed = false
+  /** `batchSize` until the node refuses a batch, then 1. */
+  #batchSize: number
 
   constructor(label: string, transport: Transport, settings: ClientSettings) {
     this.label = label
     this.#transport = transport
     this.#settings = settings
+    this.#batchSize = settings.batchSize
   }
 
   request(method: string, params: readonly unknown[]): Promise<unknown> {
@@ -71,7 +77,7 @@ export class UpstreamClient implements ForkSource {
     this.#flushScheduled = false
     const calls = this.#queued
     this.#queued = []
-    for (let i = 0; i < calls.length; i += this.#settings.batchSize) void this.#send(calls.slice(i, i + this.#settings.batchSize))
+    for (let i = 0; i < calls.length; i += this.#batchSize) void this.#send(calls.slice(i, i + this.#batchSize))
   }
 
   /** Sends one batch in a concurrency slot, trying again what failed for a passing reason. */
@@ -85,6 +91,12 @@ export class UpstreamClient implements ForkSource {
         try {
           pending = this.#settle(pending, await this.#exchange(pending), last)
         } catch (error) {
+          if (error instanceof BatchRefused) {
+            // Sent again one by one (each in a slot of its own), and from now on.
+            this.#batchSize = 1
+            for (const call of pending) void this.#send([call])
+            return
+          }
           const trouble = error instanceof TransportError ? error : new TransportError('unreachable', `unreachable (${String(error)})`)
           if (last || !trouble.retryable || this.#closed) {
             const reason = attempt > 1 ? `${trouble.reason} after ${attempt} attempts` : trouble.reason
@@ -104,6 +116,8 @@ export class UpstreamClient implements ForkSource {
     const requests: RpcRequest[] = calls.map((c) => ({ jsonrpc: '2.0', id: ++this.#nextId, method: c.method, params: c.params }))
     const firstId = requests[0]!.id
     return this.#transport.exchange(requests, this.#settings.timeoutMs).then((answers) => {
+      const only = answers.length === 1 ? answers[0]! : undefined
+      if (calls.length > 1 && only?.error !== undefined && typeof only.id !== 'number' && only.error.code !== LIMIT_EXCEEDED) throw new BatchRefused()
       // Answers come back by id; hand them over in the calls' order.
       const ordered: (RpcResponse | undefined)[] = new Array(calls.length)
       for (const answer of answers) {

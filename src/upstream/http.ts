@@ -4,9 +4,12 @@
  * 5xx) into `TransportError`s; leaves retrying to the client.
  */
 import { scrubbed } from './mask.js'
-import { TransportError, responsesOf, type RpcRequest, type RpcResponse, type Transport } from './transport.js'
+import { TransportError, bodyOf, responsesOf, type RpcRequest, type RpcResponse, type Transport } from './transport.js'
 
-export function httpTransport(url: string, headers: Readonly<Record<string, string>> = {}): Transport {
+export function httpTransport(url: string, extraHeaders: Readonly<Record<string, string>> = {}): Transport {
+  // fetch refuses a URL with credentials: they go as Basic authorization instead.
+  const { target, authorization } = withoutCredentials(url)
+  const headers = { 'content-type': 'application/json', ...authorization, ...extraHeaders }
   const inFlight = new Set<AbortController>()
   let closed = false
   return {
@@ -16,10 +19,10 @@ export function httpTransport(url: string, headers: Readonly<Record<string, stri
       const timer = setTimeout(() => abort.abort(new TransportError('timeout', `timeout after ${timeoutMs} ms`)), timeoutMs)
       inFlight.add(abort)
       try {
-        const response = await fetch(url, {
+        const response = await fetch(target, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', ...headers },
-          body: JSON.stringify(requests),
+          headers,
+          body: bodyOf(requests),
           signal: abort.signal,
         })
         if (response.status === 429) {
@@ -45,6 +48,15 @@ export function httpTransport(url: string, headers: Readonly<Record<string, stri
       for (const abort of inFlight) abort.abort(new TransportError('closed', 'client closed'))
     },
   }
+}
+
+function withoutCredentials(url: string): { target: string; authorization: { authorization?: string } } {
+  const parsed = new URL(url)
+  if (parsed.username === '' && parsed.password === '') return { target: url, authorization: {} }
+  const basic = Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')
+  parsed.username = ''
+  parsed.password = ''
+  return { target: parsed.href, authorization: { authorization: `Basic ${basic}` } }
 }
 
 function asTransportError(error: unknown, abort: AbortController, url: string): TransportError {

@@ -54,3 +54,8 @@ export function responsesOf(body: unknown): readonly RpcResponse[] {
   if (body !== null && typeof body === 'object') return [body as RpcResponse]
   throw new TransportError('invalid-response', 'answered something that is not JSON-RPC')
 }
+
+/** The request body of a batch: one call goes as a plain request, not a batch of one. */
+export function bodyOf(requests: readonly RpcRequest[]): string {
+  return JSON.stringify(requests.length === 1 ? requests[0] : requests)
+}

@@ -6,7 +6,7 @@
  */
 import WebSocket from 'ws'
 import { scrubbed } from './mask.js'
-import { TransportError, responsesOf, type RpcRequest, type RpcResponse, type Transport } from './transport.js'
+import { TransportError, bodyOf, responsesOf, type RpcRequest, type RpcResponse, type Transport } from './transport.js'
 
 /** One batch waiting for its answers. */
 interface Waiter {
@@ -105,7 +105,7 @@ export function wsTransport(url: string, headers: Readonly<Record<string, string
         }
         waiters.add(waiter)
         for (const id of waiter.ids) byId.set(id, waiter)
-        ws.send(JSON.stringify(requests), (error) => {
+        ws.send(bodyOf(requests), (error) => {
           if (error !== undefined && error !== null) {
             forget(waiter)
             waiter.reject(new TransportError('dropped', 'connection dropped'))

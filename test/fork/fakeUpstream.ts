@@ -21,6 +21,8 @@ export type Behaviour =
   | { readonly kind: 'silence' }
   | { readonly kind: 'drop' }
   | { readonly kind: 'error'; readonly code: number; readonly message: string }
+  /** Answers single calls, and a batch with one error for all of it (as nodes without batches do). */
+  | { readonly kind: 'no-batches' }
 
 export interface FakeUpstream {
   readonly httpUrl: string
@@ -29,6 +31,8 @@ export interface FakeUpstream {
   readonly exchanges: FakeCall[][]
   /** WebSocket connections opened. */
   connections: number
+  /** The Authorization header of the last HTTP request or WebSocket handshake. */
+  authorization: string | undefined
   /** The most HTTP requests that were open at once. */
   mostOpen: number
   close(): Promise<void>
@@ -41,6 +45,7 @@ export async function fakeUpstream(behave: (n: number, calls: FakeCall[]) => Beh
   const exchanges: FakeCall[][] = []
   let open = 0
   const reply = (calls: FakeCall[], single: boolean, b: Behaviour) => {
+    if (b.kind === 'no-batches' && !single) return JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are not supported' } })
     const answers = calls.map((c) => (b.kind === 'error' ? { jsonrpc: '2.0', id: c.id, error: { code: b.code, message: b.message } } : { jsonrpc: '2.0', id: c.id, result: answerOf(c) }))
     return JSON.stringify(single ? answers[0] : answers)
   }
@@ -54,6 +59,7 @@ export async function fakeUpstream(behave: (n: number, calls: FakeCall[]) => Beh
     open++
     fake.mostOpen = Math.max(fake.mostOpen, open)
     res.on('close', () => open--)
+    fake.authorization = req.headers.authorization
     let text = ''
     req.on('data', (chunk: Buffer) => (text += chunk.toString()))
     req.on('end', () => {
@@ -75,6 +81,7 @@ export async function fakeUpstream(behave: (n: number, calls: FakeCall[]) => Beh
     exchanges,
     connections: 0,
     mostOpen: 0,
+    authorization: undefined,
     async close() {
       for (const client of wss.clients) client.terminate()
       await new Promise<void>((resolve) => wss.close(() => resolve()))
@@ -82,8 +89,9 @@ export async function fakeUpstream(behave: (n: number, calls: FakeCall[]) => Beh
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },
   }
-  wss.on('connection', (ws: WebSocket) => {
+  wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
     fake.connections++
+    fake.authorization = req.headers.authorization
     ws.on('message', (data) => {
       const { calls, single, behaviour } = receive(data.toString())
       if (behaviour.kind === 'silence') return

@@ -75,6 +75,23 @@ for (const transport of ['http', 'ws'] as const) {
       await upstream.close()
     })
 
+    test('behavior: a single call goes as a plain request, not a batch of one', async () => {
+      const fake = await fakeUpstream(() => ({ kind: 'no-batches' }))
+      const upstream = connectUpstream(urlOf(fake), fast)
+      expect(await upstream.request('eth_echo', [1])).toEqual([1])
+      expect(fake.exchanges.length).toBe(1)
+      await upstream.close()
+    })
+
+    test('behavior: a node that refuses batches gets the calls one by one, from then on', async () => {
+      const fake = await fakeUpstream(() => ({ kind: 'no-batches' }))
+      const upstream = connectUpstream(urlOf(fake), fast)
+      expect(await Promise.all([1, 2, 3].map((i) => upstream.request('eth_echo', [i])))).toEqual([[1], [2], [3]])
+      expect(await Promise.all([4, 5].map((i) => upstream.request('eth_echo', [i])))).toEqual([[4], [5]])
+      expect(fake.exchanges.map((e) => e.length)).toEqual([3, 1, 1, 1, 1, 1])
+      await upstream.close()
+    })
+
     test('behavior: a throttled answer (-32005) is tried again', async () => {
       const fake = await fakeUpstream((n) => (n === 1 ? { kind: 'error', code: -32005, message: 'limit exceeded' } : { kind: 'answer' }))
       const upstream = connectUpstream(urlOf(fake), fast)
@@ -111,6 +128,16 @@ for (const transport of ['http', 'ws'] as const) {
       expect(error.reason).toMatch(/^unreachable \(.*ECONNREFUSED.*\) after 3 attempts$/)
       expect(error.label).toBe(`${transport}://127.0.0.1:${port}/…`)
       expect(`${error.message} ${error.stack}`).not.toContain('SECRETKEY123')
+      await upstream.close()
+    })
+
+    test('behavior: credentials in the URL go as Basic authorization, never into the label', async () => {
+      const fake = await fakeUpstream()
+      const url = urlOf(fake).replace('://', '://user:pa55word@')
+      const upstream = connectUpstream(url, fast)
+      expect(await upstream.request('eth_echo', [1])).toEqual([1])
+      expect(fake.authorization).toBe(`Basic ${Buffer.from('user:pa55word').toString('base64')}`)
+      expect(upstream.label).not.toMatch(/user|pa55word|SECRETKEY123/)
       await upstream.close()
     })
 
