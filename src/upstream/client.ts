@@ -6,7 +6,7 @@
  * naming the masked URL and the call.
  */
 import { ForkSourceError, type ForkSource } from '../chain/fork/source.js'
-import { LIMIT_EXCEEDED, backoffDelay, isRetryableAnswer, sleep, type RetryPolicy } from './retry.js'
+import { LIMIT_EXCEEDED, backoffDelay, isRetryableAnswer, type RetryPolicy } from './retry.js'
 import { TransportError, type RpcRequest, type RpcResponse, type Transport } from './transport.js'
 
 export interface ClientSettings extends RetryPolicy {
@@ -39,6 +39,8 @@ export class UpstreamClient implements ForkSource {
   readonly #waitingForSlot: (() => void)[] = []
   #nextId = 0
   #closed = false
+  /** Batches waiting out a backoff: `close` ends their wait, so no timer outlives the client. */
+  readonly #backingOff = new Set<() => void>()
   /** `batchSize` until the node refuses a batch, then 1. */
   #batchSize: number
 
@@ -70,6 +72,7 @@ export class UpstreamClient implements ForkSource {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
+    for (const wake of this.#backingOff) wake()
     await this.#transport.close()
   }
 
@@ -99,13 +102,13 @@ export class UpstreamClient implements ForkSource {
           }
           const trouble = error instanceof TransportError ? error : new TransportError('unreachable', `unreachable (${String(error)})`)
           if (last || !trouble.retryable || this.#closed) {
-            const reason = attempt > 1 ? `${trouble.reason} after ${attempt} attempts` : trouble.reason
+            const reason = attempt > 1 && trouble.trouble !== 'closed' ? `${trouble.reason} after ${attempt} attempts` : trouble.reason
             for (const call of pending) call.reject(new ForkSourceError(this.label, call.method, reason))
             return
           }
           retryAfterMs = trouble.extra.retryAfterMs
         }
-        if (pending.length > 0) await sleep(backoffDelay(this.#settings, attempt, retryAfterMs))
+        if (pending.length > 0) await this.#backOff(backoffDelay(this.#settings, attempt, retryAfterMs))
       }
     } finally {
       this.#release()
@@ -139,6 +142,18 @@ export class UpstreamClient implements ForkSource {
       call.reject(new ForkSourceError(this.label, call.method, `the upstream answered error ${code}: ${message}`, code))
     })
     return again
+  }
+
+  #backOff(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer)
+        this.#backingOff.delete(wake)
+        resolve()
+      }
+      const timer = setTimeout(wake, ms)
+      this.#backingOff.add(wake)
+    })
   }
 
   async #slot(): Promise<void> {

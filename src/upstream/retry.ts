@@ -29,7 +29,3 @@ export function backoffDelay(policy: RetryPolicy, attempt: number, retryAfterMs?
   // Half fixed, half jitter: spreads clients that failed together without ever waiting nothing.
   return Math.round(ceiling / 2 + (random() * ceiling) / 2)
 }
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
-}

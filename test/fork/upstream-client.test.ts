@@ -179,6 +179,16 @@ describe('http', () => {
     await upstream.close()
   })
 
+  test('behavior: close ends a backoff at once, failing its calls', async () => {
+    const fake = await fakeUpstream(() => ({ kind: 'status', status: 503 }))
+    const upstream = connectUpstream(fake.httpUrl, { ...fast, backoffMs: 60_000, maxBackoffMs: 60_000 })
+    const pending = upstream.request('eth_chainId', [])
+    while (fake.exchanges.length === 0) await new Promise((r) => setTimeout(r, 5))
+    await upstream.close()
+    expect((await failure(pending)).reason).toBe('client closed')
+    expect(fake.exchanges.length).toBe(1)
+  })
+
   test('error: a 4xx other than 429 is not retried', async () => {
     const fake = await fakeUpstream(() => ({ kind: 'status', status: 401 }))
     const upstream = connectUpstream(fake.httpUrl, fast)
