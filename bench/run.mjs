@@ -7,7 +7,9 @@
 //
 //   npm run bench                          (builds first; about 3 minutes, under 5)
 //   node bench/run.mjs --quick             (or RINGCHAIN_BENCH_QUICK=1: shorter runs, fewer blocks, about 1 minute)
-//   node bench/run.mjs --only reads,mine   (sections: suite, startup, mine, reads, window, fire, memory)
+//   node bench/run.mjs --only reads,mine   (sections: suite, startup, mine, reads, window, fire, memory, fork)
+//   node bench/run.mjs --only fork         (a forked test flow: ringchain --fork-url vs anvil --fork-url
+//                                           on one local upstream, ms and upstream calls per test)
 //   node bench/run.mjs --no-anvil          (ringchain, the ceiling and the floor only)
 //   node bench/run.mjs --only reads --busy (reads with a CPU-bound neighbour at nice 19 keeping the
 //                                           CPUs out of idle: what one request in flight costs
@@ -26,6 +28,7 @@ import { bytesToHex, generateAddress, hexToBytes, intToBytes, setLengthLeft } fr
 import { anvilReady, findAnvil, freePort, ringchainCommand, ringchainReady, series } from './startup.mjs'
 import { suiteSection, suiteTables } from './suite.mjs'
 import { fireSection } from './fire.mjs'
+import { forkSection, forkTable } from './fork.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const argv = process.argv.slice(2)
@@ -36,7 +39,7 @@ const option = (name) => {
   return argv[at].includes('=') ? argv[at].slice(name.length + 1) : argv[at + 1]
 }
 const quick = flag('--quick') || process.env.RINGCHAIN_BENCH_QUICK === '1'
-const SECTIONS = ['suite', 'startup', 'mine', 'reads', 'window', 'fire', 'memory']
+const SECTIONS = ['suite', 'startup', 'mine', 'reads', 'window', 'fire', 'memory', 'fork']
 const only = new Set((option('--only') ?? SECTIONS.join(',')).split(','))
 for (const s of only) if (!SECTIONS.includes(s)) throw new Error(`--only: unknown section ${s} (one of ${SECTIONS.join(', ')})`)
 const withAnvil = !flag('--no-anvil')
@@ -525,6 +528,10 @@ try {
     results.memory = await memorySection()
     save()
   }
+  if (only.has('fork')) {
+    results.fork = await forkSection({ quick, anvilBinary, log })
+    save()
+  }
 } finally {
   for (const node of [...nodes, ceiling, floor]) await stopNode(node)
   loader.disconnect()
@@ -534,7 +541,10 @@ results.seconds = (performance.now() - t0) / 1000
 save()
 
 // The suite's tables first: they are the headline.
-const markdown = [results.suite === undefined ? undefined : suiteTables(results.suite), only.size > 1 || !only.has('suite') ? table(results) : undefined].filter((t) => t !== undefined).join('\n\n')
+const tabled = [...only].some((s) => s !== 'suite' && s !== 'fork')
+const markdown = [results.suite === undefined ? undefined : suiteTables(results.suite), tabled ? table(results) : undefined, results.fork === undefined ? undefined : forkTable(results.fork)]
+  .filter((t) => t !== undefined)
+  .join('\n\n')
 const header = `ringchain vs anvil ${anvilVersion ?? '(not measured)'} vs a bare Node server; node ${process.version}, ${cpus().length} cores, ${quick ? 'quick mode' : 'full run'}${busy ? ', with a busy neighbour (--busy)' : ''}, ${results.seconds.toFixed(0)} s`
 writeFileSync(join(dir, 'latest.md'), `${header}\n\n${markdown}\n`)
 console.log(`\n${header}\n\n${markdown}\n`)

@@ -4,10 +4,10 @@
  * and aliases (`anvil_`/`hardhat_`/`evm_`) beside the method they alias.
  *
  * Where a method goes: `eth/` by family (blocks, state, transactions, send, call, fees, logs,
- * filters, subscriptions, accounts, chainInfo), `anvil/` for test controls, `ringchain/` for
- * ringchain's own, `txpool.ts` and `web3.ts` for those namespaces. A new family is a new file
- * whose fragment is spread in below. Envelopes are `dispatcher.ts`'s, params `params/`'s, wire
- * shapes `format.ts`'s, chain semantics `src/chain/`'s.
+ * filters, subscriptions, accounts, chainInfo), `forked/` the upstream's part of a forked chain's
+ * window, `anvil/` for test controls, `ringchain/` for ringchain's own, `txpool.ts` and `web3.ts`
+ * for those namespaces. A new family is a new file whose fragment is spread in below. Envelopes
+ * are `dispatcher.ts`'s, params `params/`'s, wire shapes `format.ts`'s, chain semantics `src/chain/`'s.
  */
 import { blockSettingsMethods } from './anvil/blockSettings.js'
 import { dumpStateMethods } from './anvil/dumpState.js'
@@ -37,6 +37,7 @@ import { stateMethods } from './eth/state.js'
 import { subscriptionMethods } from './eth/subscriptions.js'
 import { transactionMethods } from './eth/transactions.js'
 import { unsignedSendMethods } from './eth/unsigned.js'
+import { forkedMethods } from './forked/methods.js'
 import { ringchainNodeMethods } from './ringchain/node.js'
 import { providerMethods } from './ringchain/provider.js'
 import { ringchainReorgMethods } from './ringchain/reorg.js'
@@ -89,7 +90,12 @@ function registry(chainFor: ChainFor, options: MethodsOptions) {
 /** The name of every wire method ringchain serves. */
 export type RingchainMethod = MethodName<ReturnType<typeof registry>>
 
-/** Builds the registry over `chainFor`. */
+/**
+ * Builds the registry over `chainFor`. The reads that may reach before a fork point are overridden
+ * by `forked/`, which answers the upstream's part of a forked chain's window and leaves the rest to
+ * the methods above.
+ */
 export function createMethods(chainFor: ChainFor, options: MethodsOptions): Registry {
-  return registry(chainFor, options)
+  const local = registry(chainFor, options)
+  return { ...local, ...forkedMethods(chainFor, local) }
 }

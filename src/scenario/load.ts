@@ -16,6 +16,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv'
 import type { Document, Node } from 'yaml'
 import { distance } from './scope.js'
 import { show } from './values.js'
+import type { ForkHeader } from './fork.js'
 
 // The parser and the validator are loaded when the first scenario is read, not when ringchain is
 // imported: most users of the library never play a scenario. Both ship CommonJS builds.
@@ -34,6 +35,8 @@ export interface ScenarioDocument {
   readonly name?: string
   readonly description?: string
   readonly chain?: Readonly<Record<string, unknown>>
+  /** The upstream the embedded chain forks (`fork.ts`). */
+  readonly fork?: ForkHeader
   readonly digest?: string
   readonly steps: readonly StepDocument[]
 }

@@ -19,6 +19,7 @@ import {
   type ScenarioProblem,
   type StepKind,
 } from './load.js'
+import { forkOption } from './fork.js'
 import { Checker, type Mismatch } from './match.js'
 import { Scope } from './scope.js'
 import { StepError, type StepContext } from './steps/context.js'
@@ -133,17 +134,22 @@ export async function runScenario(source: string | ScenarioDocument, options: Ru
     else if (options.request !== undefined) client = eip1193Client(options.request, 'provider')
     else {
       // A send without `gas` estimates first: only what mined transactions and calls print is the step's.
-      const rc = await createRingchain({ ...chainOptions(chain), onConsole: (log) => log.transaction !== 'estimateGas' && printed.push(log) })
+      const rc = await createRingchain({
+        ...chainOptions(chain),
+        ...(doc.fork === undefined ? {} : { fork: forkOption(doc.fork) }),
+        onConsole: (log) => log.transaction !== 'estimateGas' && printed.push(log),
+      } satisfies RingchainOptions)
       client = eip1193Client(rc.request as Eip1193Request, 'embedded')
       close = () => rc.close()
     }
   } catch (e) {
-    const line = loaded.locate(['chain'])?.line
+    const line = loaded.locate([doc.fork === undefined ? 'chain' : 'fork'])?.line
     return finish({ ...base, status: 'failed', durationMs: elapsed(started), steps: [], error: `the chain could not start${line === undefined ? '' : ` (line ${line})`}: ${(e as Error).message}` })
   }
   if (target !== 'embedded' && Object.keys(chain).some((k) => k !== 'mnemonic' && k !== 'accounts')) {
     notes.push(`chain options other than mnemonic and accounts are not applied when playing against ${target}`)
   }
+  if (target !== 'embedded' && doc.fork !== undefined) notes.push(`fork: is not applied when playing against ${target}`)
 
   // The ABI coder, the signer and the key derivation are loaded with the first scenario played.
   const [{ describeStep, runStep }, { ChainFacts, DEFAULT_MNEMONIC, devAccounts }] = await Promise.all([import('./steps/dispatch.js'), import('./transactions.js')])

@@ -1,42 +1,48 @@
-import { ForkSourceError, type ForkSource } from '../chain/fork/source.js'
-
 /**
- * A first, plain upstream over HTTP(S): one fetch per call, no batching or retries yet.
- * (Placeholder: the full client, with WebSocket, batching, deduplication, retries and backoff,
- * replaces it.)
+ * The upstream a forked chain reads through: `connectUpstream(url)` gives a `ForkSource` over
+ * HTTP(S) or WebSocket. Rooms: `client.ts` batching, deduplication, concurrency and retries;
+ * `retry.ts` the backoff; `http.ts` and `ws.ts` the transports; `mask.ts` the printable label.
  */
-export function connectUpstream(url: string): ForkSource {
-  const label = maskedLabel(url)
-  let id = 0
-  return {
-    label,
-    async request(method, params) {
-      let response: Response
-      try {
-        response = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
-        })
-      } catch (error) {
-        throw new ForkSourceError(label, method, `unreachable (${(error as Error).message})`)
-      }
-      if (!response.ok) throw new ForkSourceError(label, method, `HTTP ${response.status}`)
-      const body = (await response.json()) as { result?: unknown; error?: { code: number; message: string } }
-      if (body.error !== undefined) throw new ForkSourceError(label, method, body.error.message, body.error.code)
-      return body.result
-    },
-    async close() {},
-  }
+import { ForkSourceError, type ForkSource } from '../chain/fork/source.js'
+import { UpstreamClient, type ClientSettings } from './client.js'
+import { httpTransport } from './http.js'
+import { maskedLabel } from './mask.js'
+import { wsTransport } from './ws.js'
+
+export { maskedLabel } from './mask.js'
+
+export interface UpstreamOptions extends Partial<ClientSettings> {
+  /** Extra headers on every request (and on the WebSocket handshake), e.g. an authorization. */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
-/** The URL's scheme and host, with any path (where providers put keys) and credentials masked. */
-export function maskedLabel(url: string): string {
-  try {
-    const parsed = new URL(url)
-    const path = parsed.pathname === '/' || parsed.pathname === '' ? '' : '/…'
-    return `${parsed.protocol}//${parsed.host}${path}`
-  } catch {
-    return '<invalid upstream URL>'
-  }
+/** What an upstream client does unless told otherwise. */
+export const UPSTREAM_DEFAULTS: ClientSettings = {
+  timeoutMs: 15_000,
+  retries: 4,
+  backoffMs: 250,
+  maxBackoffMs: 5_000,
+  batchSize: 50,
+  concurrency: 8,
+}
+
+/**
+ * A client for the JSON-RPC node at `url` (http, https, ws or wss), connecting on first use.
+ *
+ * @example
+ * const upstream = connectUpstream('https://eth.example/v3/KEY')
+ * await upstream.request('eth_blockNumber', [])
+ */
+export function connectUpstream(url: string, options: UpstreamOptions = {}): ForkSource {
+  const label = maskedLabel(url)
+  const { headers = {}, ...settings } = options
+  const protocol = URL.canParse(url) ? new URL(url).protocol : ''
+  const transport =
+    protocol === 'http:' || protocol === 'https:' ? httpTransport(url, headers) : protocol === 'ws:' || protocol === 'wss:' ? wsTransport(url, headers) : undefined
+  if (transport === undefined) throw new ForkSourceError(label, 'connect', 'the fork URL must be http(s):// or ws(s)://')
+  return new UpstreamClient(label, transport, { ...UPSTREAM_DEFAULTS, ...withoutUndefined(settings) })
+}
+
+function withoutUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
 }

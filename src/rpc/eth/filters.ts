@@ -64,6 +64,12 @@ function filtersOf(chain: Chain): ChainFilters {
   return table
 }
 
+/** The criteria of a chain's log filter `id`; undefined when there is no such log filter. */
+export function filterCriteria(chain: Chain, id: string): LogFilter | undefined {
+  const filter = filterTables.get(chain)?.filters.get(id)
+  return filter?.kind === 'logs' ? filter.criteria : undefined
+}
+
 /** The filter methods over `chainFor`. */
 export function filterMethods(chainFor: ChainFor) {
   const newFilter = (kind: Filter['kind'], criteria?: LogFilter) => async (ctx: RpcContext) => {
