@@ -431,7 +431,7 @@ function table(r) {
   }
   if (r.fire !== undefined) {
     for (const entry of Object.values(r.fire)) {
-      const cell = (x) => (x === undefined ? '–' : x.error !== undefined ? `failed: ${x.error}` : `${fmt(x.tps)} (${fmt(x.blocks)} blocks)`)
+      const cell = (x) => (x === undefined ? '–' : x.error !== undefined ? `failed: ${x.error}` : `${fmt(x.tps)} (${fmt(x.blocks)} blocks${x.nudges > 0 ? `, ${x.nudges} evm_mine after a 1 s stall` : ''})`)
       const rc = entry.ringchain
       const both = rc?.tps !== undefined && entry.anvil?.tps !== undefined
       row(`fired transfers ×${entry.inFlight} in flight, tx/s until all included (blocks used); ${fmt(CONFIG.fire)} over HTTP, automine`, cell(rc), cell(entry.anvil), '', both ? ratio(rc.tps, entry.anvil.tps) : '–', '', '≥ anvil' + mark(both ? rc.tps >= entry.anvil.tps : undefined))

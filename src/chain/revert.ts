@@ -102,12 +102,21 @@ const COMMON_ERRORS = [
   'Slippage()',
 ]
 
-const registered = new Map<number, string>()
-for (const signature of COMMON_ERRORS) registerSignature(signature)
+// Filled on first use: hashing the common list costs a cold start ~10-80 ms of keccak in the
+// interpreter, before `ringchain serve` could answer anything, and most runs never revert.
+let registered: Map<number, string> | undefined
+function registry(): Map<number, string> {
+  if (registered === undefined) {
+    registered = new Map()
+    for (const signature of COMMON_ERRORS) registerSignature(registered, signature)
+  }
+  return registered
+}
 
 /** Registers custom error signatures (`Name(type,…)`, as in an ABI) so that their reverts are named. */
 export function registerErrorSignatures(signatures: Iterable<string>): void {
-  for (const signature of signatures) registerSignature(signature)
+  const map = registry()
+  for (const signature of signatures) registerSignature(map, signature)
 }
 
 /** The error signatures of an ABI's `error` entries (`Name(type,…)`), for `registerErrorSignatures`. */
@@ -127,9 +136,9 @@ function canonicalType(input: { type?: unknown; components?: unknown }): string 
   return `(${(input.components as { type?: unknown; components?: unknown }[]).map(canonicalType).join(',')})${type.slice(5)}`
 }
 
-function registerSignature(signature: string): void {
+function registerSignature(map: Map<number, string>, signature: string): void {
   const hash = keccak_256(new TextEncoder().encode(signature))
-  registered.set(((hash[0]! << 24) | (hash[1]! << 16) | (hash[2]! << 8) | hash[3]!) >>> 0, signature)
+  map.set(((hash[0]! << 24) | (hash[1]! << 16) | (hash[2]! << 8) | hash[3]!) >>> 0, signature)
 }
 
 const utf8 = new TextDecoder()
@@ -155,7 +164,7 @@ export function explainRevert(data: Uint8Array): RevertExplanation | undefined {
     if (code === undefined) return undefined
     return { kind: 'panic', reason: PANIC_REASONS.get(code) ?? `unknown panic code: 0x${code.toString(16)}`, panicCode: code }
   }
-  const signature = registered.get(selector)
+  const signature = registry().get(selector)
   if (signature === undefined) return undefined
   return { kind: 'custom', reason: describeCustom(signature, body) }
 }
