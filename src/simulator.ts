@@ -160,6 +160,8 @@ export interface StartOptions extends RingchainOptions {
   }
   /** Writes the state-changing requests served to this file, as a scenario that replays them (`ringchain run`). */
   record?: string
+  /** Serve the inspector page at `/inspector/<KEY>` (`inspectorUrl`). Default true; false: 404. */
+  inspector?: boolean
 }
 
 /** A running ringchain server. */
@@ -168,6 +170,8 @@ export interface RunningRingchain {
   readonly httpUrl: string
   /** WebSocket URL including the API key path. */
   readonly wsUrl: string
+  /** The inspector page of `httpUrl`'s key (`http://127.0.0.1:PORT/inspector/KEY`); undefined with `inspector: false`. */
+  readonly inspectorUrl: string | undefined
   readonly port: number
   readonly accounts: readonly AccountInfo[]
   /** The chain of the key in `httpUrl` (a new object after `ringchain_reset`). */
@@ -193,7 +197,7 @@ export const DEFAULT_API_KEY = 'ringchain'
  * const provider = new JsonRpcProvider(rc.httpUrl)
  */
 export async function startRingchain(options: StartOptions = {}): Promise<RunningRingchain> {
-  const { port, host, apiKeys, isolate, logger, server: serverOptions, record, ...ringchainOptions } = options
+  const { port, host, apiKeys, isolate, logger, server: serverOptions, record, inspector, ...ringchainOptions } = options
   const { maxBatchLength, ...transport } = serverOptions ?? {}
   if (maxBatchLength !== undefined && (!Number.isSafeInteger(maxBatchLength) || maxBatchLength < 1)) {
     throw new RangeError(`maxBatchLength: expected a positive integer, got ${maxBatchLength}`)
@@ -215,6 +219,7 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
       ...transport,
       port: port ?? 8545,
       host: host ?? '127.0.0.1',
+      inspector: inspector ?? true,
       // `/` serves the default key's chain, for clients that default to a URL without a path
       // (cast, forge, Hardhat's localhost). With keys configured it is refused: a key is a secret.
       ...(apiKeys === undefined ? { rootKey: key } : { apiKeys }),
@@ -229,6 +234,7 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
   return {
     httpUrl: urls.httpUrl,
     wsUrl: urls.wsUrl,
+    inspectorUrl: server.inspectorUrl(key),
     port: server.port,
     accounts: accountsOf(primary),
     get chain() {

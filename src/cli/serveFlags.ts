@@ -49,6 +49,7 @@ const OPTIONS = {
   quiet: { type: 'boolean', short: 'q' },
   'log-level': { type: 'string' },
   'exit-with-parent': { type: 'boolean' },
+  'no-inspector': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -58,6 +59,7 @@ export function serveHelp(defaultHardfork: string, hardforks: readonly string[])
 
 Serves an in-memory proof-of-stake EVM chain over JSON-RPC: HTTP POST /v3/<KEY> and
 WebSocket /ws/v3/<KEY> on one port; without --api-key, / too (the default key, ringchain).
+A browser page shows the chain live at /inspector/<KEY> (see --no-inspector).
 Ready means answering: the banner (or the --json line) is printed once the server accepts
 requests.
 
@@ -72,6 +74,7 @@ Server
                            past it gets JSON-RPC error -32005        (default 64)
   --idle-timeout <s>       with --isolate: drop a chain unused for this long (its key gets a
                            fresh one next time)                      (default: never)
+  --no-inspector           do not serve the inspector page at /inspector/<KEY> (404 instead)
 
 Chain
   --chain-id <n>           chain id                                  (default 31337)
@@ -255,6 +258,7 @@ export function toOptions(values: Flags, logger: RingchainLogger): StartOptions 
     options.import = blocks === undefined ? { genesis } : { genesis, blocks }
   }
   if (values.record !== undefined) options.record = values.record
+  if (values['no-inspector'] === true) options.inspector = false
   return options
 }
 
