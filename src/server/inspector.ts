@@ -31,7 +31,7 @@ const HTML_TYPE = 'text/html; charset=utf-8'
 /** The views the page routes itself; each is answered with index.html. */
 const VIEW = /^(?:|\/pool|\/tx\/0x[0-9a-fA-F]{64}|\/block\/\d{1,20}|\/address\/0x[0-9a-fA-F]{40})$/
 /** Asset names are plain (no `..`, no folders): nothing outside the directory can be named. */
-const ASSET = /^\/assets\/([a-z0-9-]+\.([a-z]+))$/
+const ASSET = /^\/assets\/([a-z0-9-]+(?:\.[a-z]+)*\.([a-z]+))$/
 
 /**
  * The built page's directory: dist/inspector/ beside dist/server/ (the CLI bundle is given
