@@ -2,6 +2,7 @@
  * The ring: the window's newest blocks, live, with gas used, base fee and transaction count; the
  * head, safe and finalized blocks marked, and the window's edge (its oldest block) said.
  */
+import { Component } from 'preact'
 import { useApp } from '../data/app.js'
 import { gwei } from '../data/hex.js'
 import type { BlockRow, Marks } from '../data/ring.js'
@@ -31,7 +32,7 @@ export function RingView() {
         </thead>
         <tbody>
           {ring.rows.map((row) => (
-            <BlockRowView key={row.hash} row={row} marks={marks} />
+            <BlockRowView key={row.hash} row={row} labels={labelsOf(row.number, marks)} />
           ))}
         </tbody>
       </table>
@@ -50,7 +51,27 @@ function MarksLine({ marks }: { marks: Marks }) {
   )
 }
 
-function BlockRowView({ row, marks }: { row: BlockRow; marks: Marks | undefined }) {
+/** The marks a block carries, as one string (compared cheaply). */
+function labelsOf(n: bigint, marks: Marks | undefined): string {
+  if (marks === undefined) return ''
+  return [marks.safe === n && 'safe', marks.finalized === n && 'finalized', marks.edge === n && 'edge'].filter(Boolean).join(' ')
+}
+
+/**
+ * One block's row. A row object is replaced only when its block changes (its transaction count
+ * arrives), so a frame with new heads renders the new rows and leaves the other 127 alone.
+ */
+class BlockRowView extends Component<{ row: BlockRow; labels: string }> {
+  override shouldComponentUpdate(next: { row: BlockRow; labels: string }): boolean {
+    return next.row !== this.props.row || next.labels !== this.props.labels
+  }
+
+  override render() {
+    return <BlockRowCells row={this.props.row} labels={this.props.labels} />
+  }
+}
+
+function BlockRowCells({ row, labels }: { row: BlockRow; labels: string }) {
   const percent = row.gasLimit === 0n ? 0 : Number((row.gasUsed * 10_000n) / row.gasLimit) / 100
   return (
     <tr data-number={row.number.toString()}>
@@ -58,9 +79,11 @@ function BlockRowView({ row, marks }: { row: BlockRow; marks: Marks | undefined 
         <BlockLink number={row.number} />
       </td>
       <td>
-        {marks?.safe === row.number && <span class="mark safe">safe</span>}
-        {marks?.finalized === row.number && <span class="mark finalized">finalized</span>}
-        {marks?.edge === row.number && <span class="mark edge">edge</span>}
+        {labels.split(' ').filter(Boolean).map((label) => (
+          <span key={label} class={`mark ${label}`}>
+            {label}
+          </span>
+        ))}
       </td>
       <td class="num" data-testid="tx-count">
         {row.txCount ?? '…'}
