@@ -52,10 +52,9 @@ export async function screenshot(page: Page, name: string, forReadme = false): P
 /** Waits (at most 10 s) until an element matching `selector` contains `text`; gives that element's whole text. */
 export async function waitForText(page: Page, selector: string, text: string): Promise<string> {
   const handle = await page.waitForFunction(
-    (sel: string, want: string) => [...document.querySelectorAll(sel)].map((e) => e.textContent ?? '').find((t) => t.includes(want)) ?? false,
+    // A string, not a function: the test program has no DOM types.
+    `[...document.querySelectorAll(${JSON.stringify(selector)})].map((e) => e.textContent ?? '').find((t) => t.includes(${JSON.stringify(text)})) ?? false`,
     { timeout: 10_000 },
-    selector,
-    text,
   )
   return (await handle.jsonValue()) as string
 }

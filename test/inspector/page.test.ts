@@ -63,7 +63,7 @@ test.skipIf(skipReason !== undefined)('behavior: the ring shows blocks live; min
   await page.waitForSelector('tr[data-number="4"]')
   await screenshot(page, 'ring', true)
   await page.click('[data-testid="revert"]')
-  await page.waitForFunction(() => document.querySelector('tr[data-number="3"]') === null, { timeout: 10_000 })
+  await page.waitForFunction(`document.querySelector('tr[data-number="3"]') === null`, { timeout: 10_000 })
   expect(await s.client.getBlockNumber()).toBe(2n)
   await waitForText(page, '[data-testid="head"]', 'head 2')
   await screenshot(page, 'ring-after-revert')
@@ -113,9 +113,8 @@ test.skipIf(skipReason !== undefined)('behavior: an address shows a storage vari
   await waitForText(page, '[data-testid="contract-known"]', 'Nothing known')
   // The artifact, pasted as a user would (ABI and storage layout), kept for this address.
   await page.$eval('[data-testid="artifact"]', (el, text) => {
-    const area = el as HTMLTextAreaElement
-    area.value = text
-    area.dispatchEvent(new Event('input', { bubbles: true }))
+    ;(el as unknown as { value: string }).value = text
+    el.dispatchEvent(new Event('input', { bubbles: true }))
   }, JSON.stringify(Store))
   await page.click('[data-testid="save-artifact"]')
   await waitForText(page, '[data-testid="contract-known"]', 'Known as Store: 1 events, 2 state variables')
@@ -153,6 +152,6 @@ test.skipIf(skipReason !== undefined)('behavior: the pool shows pending and queu
   await screenshot(page, 'pool')
   // Mining from the page includes the executable one; the queued one waits on.
   await page.click('[data-testid="mine"]')
-  await page.waitForFunction((sel: string) => document.querySelector(`${sel} tr[data-testid="pending"]`) === null, { timeout: 10_000 }, sender)
+  await page.waitForFunction(`document.querySelector('${sender} tr[data-testid="pending"]') === null`, { timeout: 10_000 })
   expect(await page.$(`${sender} tr[data-testid="queued"]`)).not.toBeNull()
 })

@@ -78,7 +78,7 @@ test.runIf(built)('error: a path that is no view nor asset is 404; not GET is 40
   for (const path of ['/inspector/ringchain/nope', '/inspector/ringchain/tx/0x12', '/inspector/ringchain/assets/missing.js', '/inspector/ringchain/assets/..%2F..%2Fpackage.json']) {
     const res = await fetch(base + path)
     expect(res.status, path).toBe(404)
-    expect((await res.json()).error.code).toBe(-32600)
+    expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32600)
   }
   const post = await fetch(`${base}/inspector/ringchain`, { method: 'POST', body: '{}' })
   expect(post.status).toBe(405)
