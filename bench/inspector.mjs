@@ -145,7 +145,9 @@ function fireAtRate(httpUrl, raws, rate) {
       const batch = raws.slice(state.sent, due).map((raw, i) => ({ jsonrpc: '2.0', id: state.sent + i, method: 'eth_sendRawTransaction', params: [raw] }))
       state.sent = due
       const answers = await (await fetch(httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) })).json()
-      refused += answers.filter((a) => a.error !== undefined).length
+      for (const a of Array.isArray(answers) ? answers : [answers]) {
+        if (a.error !== undefined && refused++ === 0) console.error(`first refusal: ${a.error.message}`)
+      }
     }
     if (refused > 0) console.error(`${refused} transfers refused`)
     return { sent: state.sent, seconds: (performance.now() - t0) / 1000 }

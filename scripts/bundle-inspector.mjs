@@ -3,6 +3,7 @@
 // server fills in its base path), assets/app.js (preact and the page, one ES module) and
 // assets/app.css. Everything is bundled, so the running server serves static files and needs none
 // of the front end's packages (preact is a devDependency), and the page works offline.
+// INSPECTOR_MINIFY=0 keeps names readable, for profiling the page.
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs'
 import { build } from 'esbuild'
 
@@ -21,6 +22,6 @@ await build({
   target: 'es2022',
   jsx: 'automatic',
   jsxImportSource: 'preact',
-  minify: true,
+  minify: process.env.INSPECTOR_MINIFY !== "0",
   logLevel: 'warning',
 })

@@ -5,7 +5,7 @@ import { createPublicClient, createWalletClient, encodeFunctionData, http, parse
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest'
 import type { Browser } from 'puppeteer-core'
-import { startRingchain } from '../../src/index.js'
+import { startRingchain, type StartOptions } from '../../src/index.js'
 import { Store, Token } from '../fixtures/contracts/artifacts.js'
 import { launch, openPage, screenshot, skipReason, waitForText } from './browser.js'
 
@@ -23,8 +23,8 @@ afterAll(async () => {
   await browser?.close()
 })
 
-async function setup() {
-  const rc = await startRingchain({ port: 0, deterministic: true, logger: { error() {}, warn() {} } })
+async function setup(options: StartOptions = {}) {
+  const rc = await startRingchain({ port: 0, deterministic: true, logger: { error() {}, warn() {} }, ...options })
   onTestFinished(() => rc.close())
   const transport = http(rc.httpUrl)
   const wallet = createWalletClient({ chain: devChain, transport, account: privateKeyToAccount(KEY0) })
@@ -42,8 +42,9 @@ async function deploy(s: Awaited<ReturnType<typeof setup>>, artifact: typeof Sto
   return (await s.client.waitForTransactionReceipt({ hash })).contractAddress!
 }
 
-test.skipIf(skipReason !== undefined)('behavior: the ring shows blocks live; mine adds one; a revert takes them back', async () => {
-  const s = await setup()
+test.skipIf(skipReason !== undefined)('behavior: the ring shows blocks live; mine adds one; a revert takes them back; the window has an edge', async () => {
+  // A short window, so that its edge and the safe and finalized marks fit on one screen.
+  const s = await setup({ window: 24, safeLag: 4, finalizedLag: 8 })
   const { page } = s
   await page.goto(s.url)
   await page.waitForSelector('tr[data-number="0"]')
@@ -61,12 +62,21 @@ test.skipIf(skipReason !== undefined)('behavior: the ring shows blocks live; min
   await s.wallet.sendTransaction({ to: ALICE, value: 1n })
   await s.wallet.sendTransaction({ to: ALICE, value: 2n })
   await page.waitForSelector('tr[data-number="4"]')
-  await screenshot(page, 'ring', true)
+  await screenshot(page, 'ring')
   await page.click('[data-testid="revert"]')
   await page.waitForFunction(`document.querySelector('tr[data-number="3"]') === null`, { timeout: 10_000 })
   expect(await s.client.getBlockNumber()).toBe(2n)
   await waitForText(page, '[data-testid="head"]', 'head 2')
   await screenshot(page, 'ring-after-revert')
+  // 30 more blocks: the first ones leave the window of 24.
+  for (let i = 0; i < 30; i++) await s.wallet.sendTransaction({ to: ALICE, value: BigInt(i + 1) })
+  await page.waitForSelector('tr[data-number="32"]')
+  await waitForText(page, '[data-testid="marks"]', 'safe 28 · finalized 24 · window edge 9 (24 blocks)')
+  await waitForText(page, 'tr[data-number="9"]', 'edge')
+  await waitForText(page, 'p.edge', 'block 8 and older have left the window')
+  expect(await page.$('tr[data-number="8"]')).toBeNull()
+  await page.setViewport({ width: 1280, height: 940 })
+  await screenshot(page, 'ring-window', true)
 })
 
 test.skipIf(skipReason !== undefined)('behavior: a transaction shows its status, decoded logs, the call tree with the revert reason, the storage it changed', async () => {

@@ -125,6 +125,9 @@ export class Ring extends Watched {
       ['eth_getBlockByNumber', ['earliest', false]],
     ])) as [string, WireBlock | null, WireBlock | null, WireBlock | null]
     this.marks = { head: quantity(head), safe: quantity(safe?.number), finalized: quantity(finalized?.number), edge: quantity(edge?.number) }
+    // Blocks that have left the window leave the table too.
+    const oldest = this.marks.edge
+    if (this.rows.at(-1)?.number !== undefined && this.rows.at(-1)!.number < oldest) this.rows = this.rows.filter((r) => r.number >= oldest)
   }
 }
 
