@@ -49,9 +49,9 @@ export function bytesToHex(bytes: Uint8Array): string {
 export function fromHex(digits: string): Uint8Array {
   const out = new Uint8Array(digits.length >> 1)
   for (let i = 0; i < out.length; i++) {
-    const byte = Number.parseInt(digits.slice(i * 2, i * 2 + 2), 16)
-    if (!/^[0-9a-fA-F]{2}$/.test(digits.slice(i * 2, i * 2 + 2))) return out.slice(0, i)
-    out[i] = byte
+    const pair = digits.slice(i * 2, i * 2 + 2)
+    if (!/^[0-9a-fA-F]{2}$/.test(pair)) return out.slice(0, i)
+    out[i] = Number.parseInt(pair, 16)
   }
   return out
 }

@@ -27,7 +27,7 @@ import {
   tooLargeBody,
   tooManyConnectionsBody,
 } from './responses.js'
-import { HTTP_PREFIX, INSPECTOR_PREFIX, KEY_MISSING, NOT_OURS, WS_PREFIX, matchInspectorPath, matchKeyPath, routeKey } from './routes.js'
+import { HTTP_PREFIX, INSPECTOR_PREFIX, KEY_MISSING, NOT_OURS, WS_PREFIX, matchInspectorPath, matchKeyPath, routeKey, type InspectorPath } from './routes.js'
 import type { Logger, RpcHandler, Session } from './types.js'
 
 /** A response the transport gives without asking the handler; every body is a JSON-RPC error. */
@@ -243,9 +243,9 @@ export class HttpEndpoint {
   }
 
   /** A file of the inspector page: the same key rules as JSON-RPC, then GET (or HEAD) only. */
-  #servePage(req: IncomingMessage, res: ServerResponse, page: ReturnType<typeof matchInspectorPath>, pages: InspectorPages): void {
+  #servePage(req: IncomingMessage, res: ServerResponse, page: InspectorPath | typeof KEY_MISSING, pages: InspectorPages): void {
     if (page === KEY_MISSING) return this.#refuse(req, res, KEY_REQUIRED)
-    if (page === NOT_OURS || !this.#keys.accepts(page.key)) return this.#refuse(req, res, INVALID_KEY)
+    if (!this.#keys.accepts(page.key)) return this.#refuse(req, res, INVALID_KEY)
     if (req.method !== 'GET' && req.method !== 'HEAD') return this.#refuse(req, res, INSPECTOR_METHOD_NOT_ALLOWED)
     if (!pages.built) return this.#refuse(req, res, INSPECTOR_NOT_BUILT)
     void pages.file(encodeURIComponent(page.key), page.rest).then((file) => {

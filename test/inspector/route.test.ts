@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs'
 import { expect, onTestFinished, test } from 'vitest'
 import { parseFlags, toOptions } from '../../src/cli/serveFlags.js'
 import { startRingchain, type StartOptions } from '../../src/index.js'
+import { startServer } from '../../src/server/server.js'
 
 const built = existsSync(new URL('../../dist/inspector/index.html', import.meta.url))
 if (!built) console.warn('skipping the inspector route tests that need the page: dist/inspector/ is missing (run `npm run build`)')
@@ -97,4 +98,16 @@ test('options: inspector false answers 404 as for any unknown path, and gives no
 test('behavior: `serve --no-inspector` sets inspector: false; without it the option is left to its default', () => {
   expect(toOptions(parseFlags(['--no-inspector']), quiet).inspector).toBe(false)
   expect(toOptions(parseFlags([]), quiet).inspector).toBeUndefined()
+})
+
+test.runIf(built)('behavior: serving the page asks the chain nothing (the JSON-RPC handler is never called)', async () => {
+  let calls = 0
+  const server = await startServer(async () => {
+    calls++
+    return '{}'
+  }, { logger: quiet, inspector: true })
+  onTestFinished(() => server.close())
+  const page = server.inspectorUrl('k')!
+  for (const path of ['', '/pool', '/assets/app.js', '/assets/app.css']) expect((await fetch(page + path)).status, path).toBe(200)
+  expect(calls).toBe(0)
 })
