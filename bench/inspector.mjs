@@ -128,8 +128,10 @@ function stats(xs) {
 }
 
 /**
- * Sends `raws` at `rate` per second: every 10 ms, what is due goes out as one batch, one request
- * in flight at a time (what is due while it is answered goes in the next one).
+ * Sends `raws` at `rate` per second: every 10 ms, what is due goes out as one JSON-RPC batch (at
+ * most 200), one request in flight at a time. Automine mines what arrives together into one block
+ * or a few, so the ring gets fewer blocks than transfers; sending each transfer alone, this 2-core
+ * machine under its usual load kept up with ~40 a second, not 500.
  */
 function fireAtRate(httpUrl, raws, rate) {
   const state = { sent: 0 }
@@ -137,14 +139,14 @@ function fireAtRate(httpUrl, raws, rate) {
   state.done = (async () => {
     let refused = 0
     while (state.sent < raws.length) {
-      const due = Math.min(raws.length, Math.floor(((performance.now() - t0) / 1000) * rate))
-      if (due === state.sent) {
+      const due = Math.min(raws.length, state.sent + 200, Math.floor(((performance.now() - t0) / 1000) * rate))
+      if (due <= state.sent) {
         await new Promise((r) => setTimeout(r, 10))
         continue
       }
       const batch = raws.slice(state.sent, due).map((raw, i) => ({ jsonrpc: '2.0', id: state.sent + i, method: 'eth_sendRawTransaction', params: [raw] }))
       state.sent = due
-      const answers = await (await fetch(httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) })).json()
+      const answers = await post(httpUrl, JSON.stringify(batch))
       for (const a of Array.isArray(answers) ? answers : [answers]) {
         if (a.error !== undefined && refused++ === 0) console.error(`first refusal: ${a.error.message}`)
       }
@@ -153,6 +155,16 @@ function fireAtRate(httpUrl, raws, rate) {
     return { sent: state.sent, seconds: (performance.now() - t0) / 1000 }
   })()
   return state
+}
+
+/** POSTs `body`; once more if the keep-alive connection was closed under the request (ECONNRESET). */
+async function post(url, body) {
+  const send = async () => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()
+  try {
+    return await send()
+  } catch {
+    return send()
+  }
 }
 
 async function rpc(url, method, params = []) {
