@@ -20,7 +20,7 @@ function sourceFiles(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)
     if (statSync(path).isDirectory()) return sourceFiles(path)
-    return name.endsWith('.ts') ? [path] : []
+    return /\.tsx?$/.test(name) ? [path] : []
   })
 }
 

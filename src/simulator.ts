@@ -191,6 +191,8 @@ export interface StartOptions extends RingchainOptions {
   }
   /** Writes the state-changing requests served to this file, as a scenario that replays them (`ringchain run`). */
   record?: string
+  /** Serve the inspector page at `/inspector/<KEY>` (`inspectorUrl`). Default true; false: 404. */
+  inspector?: boolean
 }
 
 /** A running ringchain server. */
@@ -199,6 +201,8 @@ export interface RunningRingchain {
   readonly httpUrl: string
   /** WebSocket URL including the API key path. */
   readonly wsUrl: string
+  /** The inspector page of `httpUrl`'s key (`http://127.0.0.1:PORT/inspector/KEY`); undefined with `inspector: false`. */
+  readonly inspectorUrl: string | undefined
   readonly port: number
   readonly accounts: readonly AccountInfo[]
   /** The chain of the key in `httpUrl` (a new object after `ringchain_reset`). */
@@ -224,7 +228,7 @@ export const DEFAULT_API_KEY = 'ringchain'
  * const provider = new JsonRpcProvider(rc.httpUrl)
  */
 export async function startRingchain(options: StartOptions = {}): Promise<RunningRingchain> {
-  const { port, host, apiKeys, isolate, logger, server: serverOptions, record, providerProfile: _profile, ...ringchainOptions } = options
+  const { port, host, apiKeys, isolate, logger, server: serverOptions, record, providerProfile: _profile, inspector, ...ringchainOptions } = options
   const provider = providerSimulation(options)
   const { maxBatchLength, ...transport } = serverOptions ?? {}
   if (maxBatchLength !== undefined && (!Number.isSafeInteger(maxBatchLength) || maxBatchLength < 1)) {
@@ -248,6 +252,7 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
       ...transport,
       port: port ?? 8545,
       host: host ?? '127.0.0.1',
+      inspector: inspector ?? true,
       // `/` serves the default key's chain, for clients that default to a URL without a path
       // (cast, forge, Hardhat's localhost). With keys configured it is refused: a key is a secret.
       ...(apiKeys === undefined ? { rootKey: key } : { apiKeys }),
@@ -263,6 +268,7 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
   return {
     httpUrl: urls.httpUrl,
     wsUrl: urls.wsUrl,
+    inspectorUrl: server.inspectorUrl(key),
     port: server.port,
     accounts: accountsOf(primary),
     get chain() {

@@ -6,11 +6,11 @@ import { expect, test } from 'vitest'
 const root = new URL('../', import.meta.url).pathname
 const src = join(root, 'src/')
 
-/** The .ts files of a src/ folder (with its rooms), or the one file a top-level entry is. */
+/** The .ts and .tsx files of a src/ folder (with its rooms), or the one file a top-level entry is. */
 function filesOf(entry: string): string[] {
   if (entry.endsWith('.ts')) return [entry]
   return readdirSync(join(src, entry), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts'))
+    .filter((f) => /\.tsx?$/.test(f))
     .map((f) => join(entry, f))
 }
 
@@ -37,6 +37,8 @@ const allowed: Record<string, readonly string[]> = {
   inspect: ['inspect', 'eip1193.ts'],
   scenario: ['scenario', 'simulator.ts', 'rpc', 'eip1193.ts'],
   cli: ['cli', 'inspect', 'scenario', 'simulator.ts', 'chain'],
+  // The inspector page runs in the browser: it reaches the chain over JSON-RPC only.
+  'inspector-ui': ['inspector-ui', 'inspect'],
 }
 
 test('behavior: imports follow the house direction (chain knows no rpc, server knows no chain)', () => {

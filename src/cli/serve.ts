@@ -108,6 +108,7 @@ async function banner(running: RunningRingchain, options: StartOptions): Promise
     `ringchain is serving on ${running.httpUrl.replace(/\/v3\/.*$/, '')}`,
     `  HTTP       ${shown(running.httpUrl)}${keyed ? '   (one of the --api-key values)' : '   (any key works: /v3/<key>; / is this key)'}`,
     `  WebSocket  ${shown(running.wsUrl)}`,
+    ...(running.inspectorUrl === undefined ? [] : [`  Inspector  ${keyed ? running.inspectorUrl.replace(/\/inspector\/[^/]*$/, '/inspector/<API key>') : running.inspectorUrl}`]),
     `  chain id ${chain.common.chainId()}   fork ${chain.common.hardfork()}   window ${chain.window} blocks   ` +
       `mining ${mining.mode === 'interval' ? `every ${mining.blockTimeMs / 1000} s` : mining.mode}`,
   ]

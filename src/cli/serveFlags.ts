@@ -55,6 +55,7 @@ const OPTIONS = {
   quiet: { type: 'boolean', short: 'q' },
   'log-level': { type: 'string' },
   'exit-with-parent': { type: 'boolean' },
+  'no-inspector': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -64,6 +65,7 @@ export function serveHelp(defaultHardfork: string, hardforks: readonly string[])
 
 Serves an in-memory proof-of-stake EVM chain over JSON-RPC: HTTP POST /v3/<KEY> and
 WebSocket /ws/v3/<KEY> on one port; without --api-key, / too (the default key, ringchain).
+A browser page shows the chain live at /inspector/<KEY> (see --no-inspector).
 Ready means answering: the banner (or the --json line) is printed once the server accepts
 requests.
 
@@ -78,6 +80,7 @@ Server
                            past it gets JSON-RPC error -32005        (default 64)
   --idle-timeout <s>       with --isolate: drop a chain unused for this long (its key gets a
                            fresh one next time)                      (default: never)
+  --no-inspector           do not serve the inspector page at /inspector/<KEY> (404 instead)
 
 Chain
   --chain-id <n>           chain id                                  (default 31337)
@@ -292,6 +295,7 @@ export function toOptions(values: Flags, logger: RingchainLogger): StartOptions 
   }
   if (values.record !== undefined) options.record = values.record
   if (values['provider-profile'] !== undefined) options.providerProfile = readProfileFile(values['provider-profile'])
+  if (values['no-inspector'] === true) options.inspector = false
   return options
 }
 

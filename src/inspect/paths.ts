@@ -4,7 +4,7 @@
  * quoted strings). Resolving a path against a layout is `layout.ts`'s.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { encodeKey, toBigInt, toSigned } from './slots.js'
+import { bytesToHex, encodeKey, fromHex, toBigInt, toSigned } from './slots.js'
 import { LayoutError, type TypeInfo } from './types.js'
 
 /** One step of a path: a member name or a bracketed key or index, as written. */
@@ -155,11 +155,11 @@ export function formatKey(type: TypeInfo, key: Uint8Array): string {
 }
 
 export function hexOf(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
+  return bytesToHex(bytes)
 }
 
 export function hexToBytes(text: string): Uint8Array {
-  return Uint8Array.from(Buffer.from(text.slice(2), 'hex'))
+  return fromHex(text.slice(2))
 }
 
 /** An address (as a number) with its EIP-55 checksum. */

@@ -32,7 +32,28 @@ export function toWord(value: bigint): Uint8Array {
 
 /** A slot or unsigned value as a 32-byte word in hex: 0x + 64 digits. */
 export function hexWord(value: bigint): string {
-  return '0x' + Buffer.from(toWord(value)).toString('hex')
+  return '0x' + bytesToHex(toWord(value))
+}
+
+// Without Buffer: src/inspect/ runs in the inspector page too (src/inspector-ui/).
+const HEX_DIGITS = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
+
+/** Bytes as lowercase hex, no prefix. */
+export function bytesToHex(bytes: Uint8Array): string {
+  let out = ''
+  for (const b of bytes) out += HEX_DIGITS[b]
+  return out
+}
+
+/** Hex digits (no prefix) as bytes; a trailing odd digit and non-hex pairs read as Buffer reads them (dropped, stop). */
+export function fromHex(digits: string): Uint8Array {
+  const out = new Uint8Array(digits.length >> 1)
+  for (let i = 0; i < out.length; i++) {
+    const pair = digits.slice(i * 2, i * 2 + 2)
+    if (!/^[0-9a-fA-F]{2}$/.test(pair)) return out.slice(0, i)
+    out[i] = Number.parseInt(pair, 16)
+  }
+  return out
 }
 
 /** A big-endian byte string as an unsigned integer (the empty string is 0). */

@@ -1,6 +1,7 @@
 // The HTTP side of the transport: `POST /v3/<KEY>` (or `POST /` as the root key) in, the
 // handler's answer out, with CORS, the body and nesting limits and every status the transport
-// decides on its own (403/401/404/405/413/415/426/503).
+// decides on its own (403/401/404/405/413/415/426/503). The inspector page's files
+// (`GET /inspector/<KEY>/…`, inspector.ts) pass the same key checks here.
 // It reads the body and writes the response; the JSON-RPC inside is the handler's business, and
 // sockets, listening and shutdown belong to server.ts. This runs per request: fixed answers and
 // their headers are built once at load time.
@@ -8,9 +9,13 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { ApiKeys } from './api-keys.js'
+import type { InspectorFile, InspectorPages } from './inspector.js'
 import { nestingExceeds, type ConnectionLimit } from './limits.js'
 import { describeError } from './log.js'
 import {
+  INSPECTOR_METHOD_NOT_ALLOWED_BODY,
+  INSPECTOR_NOT_BUILT_BODY,
+  INSPECTOR_NOT_FOUND_BODY,
   INTERNAL_ERROR_BODY,
   INVALID_KEY_BODY,
   KEY_REQUIRED_BODY,
@@ -22,7 +27,7 @@ import {
   tooLargeBody,
   tooManyConnectionsBody,
 } from './responses.js'
-import { HTTP_PREFIX, KEY_MISSING, NOT_OURS, WS_PREFIX, matchKeyPath, routeKey } from './routes.js'
+import { HTTP_PREFIX, INSPECTOR_PREFIX, KEY_MISSING, NOT_OURS, WS_PREFIX, matchInspectorPath, matchKeyPath, routeKey, type InspectorPath } from './routes.js'
 import { isStatusAnswer, type HandlerAnswer, type Logger, type RpcHandler, type Session } from './types.js'
 
 /** A response the transport gives without asking the handler; every body is a JSON-RPC error. */
@@ -52,6 +57,9 @@ const NOT_FOUND = fixedAnswer(404, 'not found', NOT_FOUND_BODY)
 const UPGRADE_REQUIRED = fixedAnswer(426, 'websocket upgrade required', UPGRADE_REQUIRED_BODY, { Upgrade: 'websocket' })
 const METHOD_NOT_ALLOWED = fixedAnswer(405, 'method not allowed', METHOD_NOT_ALLOWED_BODY, { Allow: 'POST, OPTIONS' })
 const UNSUPPORTED_TYPE = fixedAnswer(415, 'unsupported content type', UNSUPPORTED_TYPE_BODY)
+const INSPECTOR_METHOD_NOT_ALLOWED = fixedAnswer(405, 'method not allowed', INSPECTOR_METHOD_NOT_ALLOWED_BODY, { Allow: 'GET, HEAD' })
+const INSPECTOR_NOT_FOUND = fixedAnswer(404, 'not found', INSPECTOR_NOT_FOUND_BODY)
+const INSPECTOR_NOT_BUILT = fixedAnswer(404, 'inspector not built', INSPECTOR_NOT_BUILT_BODY)
 
 /**
  * How much of a body over the limit is read (and thrown away) before the 413 goes out. A server
@@ -145,8 +153,12 @@ export class HttpEndpoint {
   readonly #tooManyConnections: FixedAnswer
   #draining = false
 
-  constructor(handler: RpcHandler, keys: ApiKeys, limits: HttpLimits, logger: Logger) {
+  readonly #inspector: InspectorPages | undefined
+
+  /** `inspector` undefined: `/inspector/…` is not served (404). */
+  constructor(handler: RpcHandler, keys: ApiKeys, limits: HttpLimits, logger: Logger, inspector?: InspectorPages) {
     this.#handler = handler
+    this.#inspector = inspector
     this.#keys = keys
     this.#logger = logger
     this.#maxBodyBytes = limits.maxBodyBytes
@@ -184,6 +196,13 @@ export class HttpEndpoint {
       return
     }
     const url = req.url ?? '/'
+    if (this.#inspector !== undefined && url.startsWith(INSPECTOR_PREFIX)) {
+      const page = matchInspectorPath(url)
+      if (page !== NOT_OURS) {
+        this.#servePage(req, res, page, this.#inspector)
+        return
+      }
+    }
     const key = routeKey(url, HTTP_PREFIX, this.#keys.root)
     if (key === NOT_OURS) {
       this.#refuse(req, res, matchKeyPath(url, WS_PREFIX) === NOT_OURS ? NOT_FOUND : UPGRADE_REQUIRED)
@@ -221,6 +240,31 @@ export class HttpEndpoint {
     }
     if (expectsContinue) res.writeContinue()
     this.#readBody(req, res, new HttpSession(key, req.socket))
+  }
+
+  /** A file of the inspector page: the same key rules as JSON-RPC, then GET (or HEAD) only. */
+  #servePage(req: IncomingMessage, res: ServerResponse, page: InspectorPath | typeof KEY_MISSING, pages: InspectorPages): void {
+    if (page === KEY_MISSING) return this.#refuse(req, res, KEY_REQUIRED)
+    if (!this.#keys.accepts(page.key)) return this.#refuse(req, res, INVALID_KEY)
+    if (req.method !== 'GET' && req.method !== 'HEAD') return this.#refuse(req, res, INSPECTOR_METHOD_NOT_ALLOWED)
+    if (!pages.built) return this.#refuse(req, res, INSPECTOR_NOT_BUILT)
+    void pages.file(encodeURIComponent(page.key), page.rest).then((file) => {
+      if (file === undefined) this.#refuse(req, res, INSPECTOR_NOT_FOUND)
+      else this.#sendFile(req, res, file)
+    })
+  }
+
+  #sendFile(req: IncomingMessage, res: ServerResponse, file: InspectorFile): void {
+    if (res.headersSent || res.destroyed) return
+    if (this.#draining) res.shouldKeepAlive = false
+    res.writeHead(200, {
+      'Content-Type': file.contentType,
+      'Content-Length': file.body.length,
+      // The page is rebuilt with the package; a browser asks again rather than keep an old bundle.
+      'Cache-Control': 'no-cache',
+      'X-Content-Type-Options': 'nosniff',
+    })
+    res.end(req.method === 'HEAD' ? undefined : file.body)
   }
 
   #readBody(req: IncomingMessage, res: ServerResponse, session: Session): void {

@@ -1,5 +1,6 @@
-// Which API key a request path names. Owns the path shapes `/v3/<KEY>` (HTTP) and
-// `/ws/v3/<KEY>` (WebSocket), their query strings and a trailing slash, and the root `/`, which
+// Which API key a request path names. Owns the path shapes `/v3/<KEY>` (HTTP),
+// `/ws/v3/<KEY>` (WebSocket) and `/inspector/<KEY>/<view>` (the inspector page), their query
+// strings and a trailing slash, and the root `/`, which
 // stands for one key when the server has a root key (clients default to a URL without a path).
 // It does not decide
 // whether the key is valid (api-keys.ts) nor what status a mismatch gets (http.ts, websocket.ts).
@@ -7,6 +8,7 @@
 
 export const HTTP_PREFIX = '/v3'
 export const WS_PREFIX = '/ws/v3'
+export const INSPECTOR_PREFIX = '/inspector'
 
 /** The path is under the prefix but carries no key (`/v3`, `/v3/`): answered 403. */
 export const KEY_MISSING: unique symbol = Symbol('key missing')
@@ -46,6 +48,32 @@ export function matchKeyPath(url: string, prefix: string): PathMatch {
   const raw = url.slice(start, end)
   if (raw.includes('/')) return NOT_OURS
   return raw.includes('%') ? decodeKey(raw) : raw
+}
+
+/** An inspector path: its API key and what follows it (`/tx/0x…`, `/assets/app.js`, or '' for the ring). */
+export interface InspectorPath {
+  readonly key: string
+  readonly rest: string
+}
+
+/**
+ * Reads the API key and the view from an inspector path; unlike the JSON-RPC paths, segments may
+ * follow the key (every view has its own URL).
+ * @example matchInspectorPath('/inspector/abc/tx/0x12?x=1') // { key: 'abc', rest: '/tx/0x12' }
+ */
+export function matchInspectorPath(url: string): InspectorPath | typeof KEY_MISSING | typeof NOT_OURS {
+  let end = url.indexOf('?')
+  if (end === -1) end = url.length
+  const path = url.slice(0, end)
+  if (!path.startsWith(INSPECTOR_PREFIX)) return NOT_OURS
+  if (path.length === INSPECTOR_PREFIX.length) return KEY_MISSING
+  if (path.charCodeAt(INSPECTOR_PREFIX.length) !== SLASH) return NOT_OURS // `/inspectors`
+  const start = INSPECTOR_PREFIX.length + 1
+  const slash = path.indexOf('/', start)
+  const raw = slash === -1 ? path.slice(start) : path.slice(start, slash)
+  if (raw.length === 0) return KEY_MISSING
+  const rest = slash === -1 ? '' : path.slice(slash)
+  return { key: raw.includes('%') ? decodeKey(raw) : raw, rest: rest === '/' ? '' : rest }
 }
 
 // Clients percent-encode unusual characters (`urls(key)` does too), so the key is compared decoded.

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net'
 import { ApiKeys } from './api-keys.js'
 import { installFastLane, type FastLane } from './fast-lane.js'
 import { HttpEndpoint, HttpSession, acceptsContentType } from './http.js'
+import { InspectorPages, builtInspectorDir } from './inspector.js'
 import { ConnectionLimit } from './limits.js'
 import { describeError, stderrLogger } from './log.js'
 import type { Logger, RpcHandler, WsLifetimeOf } from './types.js'
@@ -75,6 +76,12 @@ export interface ServerOptions {
    * messages (either way) or seconds the connection is cut (a simulated provider's drops). Default: for ever.
    */
   wsLifetime?: WsLifetimeOf | undefined
+  /**
+   * Serve the inspector page at `/inspector/<KEY>` (same key rules as JSON-RPC). false: those paths
+   * are 404. Default true. The page reads the chain over JSON-RPC like any client: serving it costs
+   * the chain nothing while no page is open.
+   */
+  inspector?: boolean | undefined
 }
 
 /** A listening server, as `startServer` resolves it. */
@@ -89,6 +96,8 @@ export interface RunningServer {
   readonly wsBase: string
   /** The endpoint URLs for an API key (percent-encoded into the path). */
   urls(apiKey: string): { httpUrl: string; wsUrl: string }
+  /** The inspector page's URL for an API key; undefined when the server does not serve it. */
+  inspectorUrl(apiKey: string): string | undefined
   /** Stops accepting, ends WebSocket clients (1001) and idle connections, lets in-flight requests finish within the grace period. Idempotent. */
   close(): Promise<void>
 }
@@ -112,7 +121,8 @@ export async function startServer(handler: RpcHandler, options: ServerOptions = 
   const keys = new ApiKeys(options.apiKeys, options.rootKey)
   const connections = new ConnectionLimit(positive('maxConnections', options.maxConnections, 1_000), logger)
 
-  const http = new HttpEndpoint(handler, keys, { maxBodyBytes, maxJsonDepth, connections }, logger)
+  const pages = options.inspector === false ? undefined : new InspectorPages(builtInspectorDir())
+  const http = new HttpEndpoint(handler, keys, { maxBodyBytes, maxJsonDepth, connections }, logger, pages)
   const ws = new WebSocketEndpoint(
     handler,
     keys,
@@ -148,7 +158,7 @@ export async function startServer(handler: RpcHandler, options: ServerOptions = 
   await listen(server, host, port)
   // Past listening, a server error (e.g. EMFILE on accept) is worth a line, not a crash.
   server.on('error', (error) => logger.error(`server error: ${describeError(error)}`))
-  return new Listening(server, http, lane, ws, graceMs)
+  return new Listening(server, http, lane, ws, graceMs, pages !== undefined)
 }
 
 class Listening implements RunningServer {
@@ -161,9 +171,11 @@ class Listening implements RunningServer {
   readonly #lane: FastLane | undefined
   readonly #ws: WebSocketEndpoint
   readonly #graceMs: number
+  readonly #inspector: boolean
   #closing: Promise<void> | undefined
 
-  constructor(server: Server, http: HttpEndpoint, lane: FastLane | undefined, ws: WebSocketEndpoint, graceMs: number) {
+  constructor(server: Server, http: HttpEndpoint, lane: FastLane | undefined, ws: WebSocketEndpoint, graceMs: number, inspector: boolean) {
+    this.#inspector = inspector
     this.#server = server
     this.#http = http
     this.#lane = lane
@@ -180,6 +192,10 @@ class Listening implements RunningServer {
   urls(apiKey: string): { httpUrl: string; wsUrl: string } {
     const key = encodeURIComponent(apiKey)
     return { httpUrl: `${this.httpBase}/v3/${key}`, wsUrl: `${this.wsBase}/ws/v3/${key}` }
+  }
+
+  inspectorUrl(apiKey: string): string | undefined {
+    return this.#inspector ? `${this.httpBase}/inspector/${encodeURIComponent(apiKey)}` : undefined
   }
 
   close(): Promise<void> {
