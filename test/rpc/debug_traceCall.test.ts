@@ -98,3 +98,12 @@ test('error: a sender that cannot pay for the gas at its price plus the value: g
   const priced = await call('debug_traceCall', [{ from: poor, to: TARGET, gas: '0x5208', gasPrice: '0x2' }, 'latest', { tracer: 'callTracer' }])
   expect(priced.error?.message).toBe('tracing failed: insufficient funds for gas * price + value: address 0x00000000000000000000000000000000000000AA have 0 want 42000')
 })
+
+test('behavior: a call from an account with code is traced, as geth traces it (no EOA check), and sees its own code', async () => {
+  const { call } = await setup()
+  // The sender is a counter contract calling itself: its code runs on its own storage.
+  const { result, error } = await call('debug_traceCall', [{ from: TARGET, to: TARGET, gas: '0x30000' }, 'latest', { tracer: 'callTracer', stateOverrides: { [TARGET]: { code: COUNTER } } }])
+  expect(error).toBeUndefined()
+  expect(result).toMatchObject({ from: TARGET, to: TARGET, type: 'CALL', output: '0x' + '1'.padStart(64, '0') })
+  expect(result.error).toBeUndefined()
+})

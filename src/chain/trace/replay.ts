@@ -11,7 +11,7 @@ import { createBlock, type Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { getActivePrecompiles, type EVMResult } from '@ethereumjs/evm'
 import { createTx, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
-import { Address, bigIntToUnpaddedBytes, bytesToHex, generateAddress, toChecksumAddress } from '@ethereumjs/util'
+import { Address, KECCAK256_NULL, bigIntToUnpaddedBytes, bytesToHex, generateAddress, toChecksumAddress } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { startBlock } from '../builder.js'
@@ -36,10 +36,32 @@ export interface ReplaySource {
  * pre-Byzantium receipt carries is never computed (a view has no tries to compute it on).
  */
 class ReplayStateManager extends RingStateManager {
+  #contractSender: string | undefined
+
   override async getStateRoot(): Promise<Uint8Array> {
     return new Uint8Array(32)
   }
+
+  /**
+   * geth traces a call from an account with code (its `ToMessage` skips the EOA check), while
+   * ethereumjs's runTx refuses such a sender (EIP-3607) unless the code it reads for the check is
+   * an EIP-7702 delegation. That one read (the sender's first) is shown a delegation's prefix.
+   */
+  passEoaCheck(from: Uint8Array): void {
+    this.#contractSender = keyOf(from)
+  }
+
+  override async getCode(address: Address): Promise<Uint8Array> {
+    if (this.#contractSender !== undefined && keyOf(address.bytes) === this.#contractSender) {
+      this.#contractSender = undefined
+      return DELEGATION_PREFIX
+    }
+    return super.getCode(address)
+  }
 }
+
+const DELEGATION_PREFIX = new Uint8Array([0xef, 0x01, 0x00])
+const EMPTY_CODE_HASH = bytesToHex(KECCAK256_NULL)
 
 /** The genesis block has no parent state to re-run it on (geth's words). */
 export class GenesisNotTraceableError extends ChainError {
@@ -165,6 +187,11 @@ export async function traceCall<Result>(
   const balance = sm.accountRecord(keyOf(from))?.balance ?? 0n
   const want = gasLimit * gasPrice + (call.value ?? 0n)
   if (balance < want) throw new ExecutionFailedError(`tracing failed: ${new InsufficientFundsError(toChecksumAddress(bytesToHex(from)), balance, want).message}`)
+  const sender = sm.accountRecord(keyOf(from))
+  if (sender !== undefined && bytesToHex(sender.codeHash) !== EMPTY_CODE_HASH) {
+    if (!common.isActivatedEIP(7702)) throw new ExecutionFailedError('tracing failed: the sender has code, and before EIP-7702 the EVM used here refuses a contract as sender (EIP-3607)')
+    sm.passEoaCheck(from)
+  }
   const block = contextBlock(common, record.block, gasPrice, input.blockOverrides)
   tracer.start(txStart(common, tx, from, block.header.coinbase.bytes, sm, 0))
   const result = await withHooks(vm, tracer.hooks, timeoutMs, () =>
