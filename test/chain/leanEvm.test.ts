@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { createEVM, EVM } from '@ethereumjs/evm'
 import { Account, Address, createAddressFromString, hexToBytes } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
@@ -16,6 +17,12 @@ test('pin: ethereumjs still has the _executeCall and runInterpreter the lean cop
     _executeCall: 'f2358d2eeecc46e1',
     runInterpreter: '1f4905264075376d',
   })
+})
+
+test('pin: package.json asks for exactly that ethereumjs, so an install of ringchain cannot pull another', async () => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> }
+  const installed = JSON.parse(readFileSync(new URL('../../node_modules/@ethereumjs/evm/package.json', import.meta.url), 'utf8')) as { version: string }
+  for (const name of ['@ethereumjs/evm', '@ethereumjs/vm']) expect(pkg.dependencies[name], name).toBe(installed.version)
 })
 
 const CALLER = createAddressFromString('0x00000000000000000000000000000000000000c0')
