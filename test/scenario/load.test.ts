@@ -34,7 +34,7 @@ test('error: an unknown step, with its line and a suggestion', () => {
       {
         "column": 5,
         "line": 3,
-        "message": "unknown step "sned" (did you mean "send"?): steps are accounts, deploy, send, call, mine, mining, time, snapshot, revert, wait, rpc, profile, expect",
+        "message": "unknown step "sned" (did you mean "send"?): steps are accounts, deploy, send, call, mine, mining, time, snapshot, revert, reorg, wait, rpc, profile, expect",
         "path": "steps[1].sned",
       },
     ]
