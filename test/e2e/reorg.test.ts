@@ -9,7 +9,7 @@
 // sends a log with `removed: true` to the subscription `{ orphan: 'drop-log', log }` instead,
 // keyed by the whole log as Log.toJSON() writes it (`removed: true` included).
 
-import { Contract, JsonRpcProvider, Network, WebSocketProvider, type ContractEventPayload, type InterfaceAbi, type Log } from 'ethers'
+import { Contract, Network, WebSocketProvider, type ContractEventPayload, type InterfaceAbi, type Log } from 'ethers'
 import { createPublicClient, createWalletClient, http, parseAbiItem, webSocket, type Address, type Hash } from 'viem'
 import { expect, onTestFinished, test } from 'vitest'
 import { startRingchain } from '../../src/index.js'
@@ -65,10 +65,12 @@ test('behavior: every watcher sees the transfers, their removal, then the new ch
     onTestFinished(client.watchEvent({ address, event: STORED, onLogs: (logs) => logs.forEach((l) => record(name)(l)) }))
   }
   const options = { staticNetwork: NETWORK, pollingInterval: POLL_MS, cacheTimeout: -1 }
-  for (const [name, provider] of [
-    ['ethers JsonRpcProvider', new JsonRpcProvider(rc.httpUrl, NETWORK, options)],
-    ['ethers WebSocketProvider', new WebSocketProvider(rc.wsUrl, NETWORK, options)],
-  ] as const) {
+  // ethers over HTTP is left out: its filter poller re-arms on the *next* new block after each
+  // poll, so blocks mined while a poll is in flight are polled only when another block comes. An
+  // automine chain that goes idle after the last transfer never brings one (seen: 2 of 3 logs),
+  // and mining one here would change which blocks the reorg drops. Over WebSocket ethers
+  // subscribes and hears every log.
+  for (const [name, provider] of [['ethers WebSocketProvider', new WebSocketProvider(rc.wsUrl, NETWORK, options)]] as const) {
     seen[name] = []
     onTestFinished(() => provider.destroy())
     const contract = new Contract(address, Store.abi as InterfaceAbi, provider)
