@@ -29,6 +29,8 @@ async function observe(url: string) {
   await result(url, 'evm_mine', [])
   const first = await transfer(1) // block 3
   const second = await transfer(2) // block 4
+  // anvil answers eth_sendTransaction before its automine has mined the block: wait for it (bounded).
+  for (let i = 0; i < 100 && (await result(url, 'eth_getTransactionReceipt', [second])) === null; i++) await new Promise((r) => setTimeout(r, 20))
   const oldHead = await result<{ hash: Hex }>(url, 'eth_getBlockByNumber', ['latest', false])
   const error = async (method: string, params: unknown[]) => {
     const e = await rpcError(url, method, params)
