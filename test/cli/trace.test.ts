@@ -1,6 +1,6 @@
 // `ringchain trace`: the call tree of a transaction, rendered from callTracer, against a running
 // ringchain (and anvil when it is installed), and the rendering itself on a hand-made frame.
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createTx, type TypedTxData } from '@ethereumjs/tx'
@@ -9,7 +9,7 @@ import { expect, onTestFinished, test } from 'vitest'
 import { renderCallTree, type CallFrame } from '../../src/cli/trace.js'
 import { startRingchain } from '../../src/index.js'
 import { deployment, scenarioTransactions } from '../trace/contracts.js'
-import { ANVIL, startAnvil } from '../helpers/anvil.js'
+import { startAnvil, skipWithoutAnvil } from '../helpers/anvil.js'
 import { runCli } from './helpers.js'
 
 const ALICE = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
@@ -110,10 +110,7 @@ test('error: an unknown transaction says what the node answered, exit code 1', a
 }, 60_000)
 
 test('behavior: against anvil, the same tree (anvil names the static-call failure as revm does)', async (ctx) => {
-  if (!existsSync(ANVIL)) {
-    console.log(`skipped: anvil not found at ${ANVIL} (test/helpers/peers.setup.ts printed why it could not be installed)`)
-    ctx.skip()
-  }
+  skipWithoutAnvil(ctx)
   const rc = await startRingchain({ port: 0 })
   onTestFinished(() => rc.close())
   const anvilUrl = await startAnvil()

@@ -1,10 +1,18 @@
 /** anvil for the tests that compare with it: where the benches install it, and starting it on a free port. */
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
 
 export const ANVIL = join(homedir(), '.cache/ringchain-bench/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil')
+
+/** Skips the test, saying why, when anvil is not installed (test/helpers/peers.setup.ts printed the reason). */
+export function skipWithoutAnvil(ctx: { skip(): void }): void {
+  if (existsSync(ANVIL)) return
+  console.log(`skipped: anvil not found at ${ANVIL} (test/helpers/peers.setup.ts printed why it could not be installed)`)
+  ctx.skip()
+}
 
 /** Starts anvil on a free port (killed when the test finishes); resolves with its URL. */
 export async function startAnvil(): Promise<string> {

@@ -5,11 +5,10 @@
  * `anvil_setMinGasPrice` (viem), and, when anvil 1.7.1 is installed, the same requests side by
  * side with anvil.
  */
-import { existsSync } from 'node:fs'
 import { createPublicClient, createTestClient, http, parseEther } from 'viem'
 import { expect, test } from 'vitest'
 import { ringchainChain } from '../e2e/helpers.js'
-import { ANVIL, startAnvil } from '../helpers/anvil.js'
+import { startAnvil, skipWithoutAnvil } from '../helpers/anvil.js'
 import { result, rpcError, start } from '../helpers/rpc.js'
 
 const DEV = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
@@ -113,10 +112,7 @@ test('error: viem setMinGasPrice is refused on an EIP-1559 chain, as anvil and H
 })
 
 test('behavior: side by side with anvil 1.7.1 (nodeInfo keys, account reads, increaseTime, setMinGasPrice)', async (ctx) => {
-  if (!existsSync(ANVIL)) {
-    console.log(`skipped: anvil not found at ${ANVIL} (test/helpers/peers.setup.ts printed why it could not be installed)`)
-    return ctx.skip()
-  }
+  skipWithoutAnvil(ctx)
   const rc = await start()
   const anvil = await startAnvil()
   const both = async (method: string, params: unknown[]) => [await result(rc.httpUrl, method, params), await result(anvil, method, params)] as const

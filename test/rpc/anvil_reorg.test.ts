@@ -3,9 +3,8 @@
  * transactions not given again are gone; a request given is signed with nonces counted from the
  * common block. The same script runs side by side with anvil when it is installed.
  */
-import { existsSync } from 'node:fs'
 import { expect, test } from 'vitest'
-import { ANVIL, startAnvil } from '../helpers/anvil.js'
+import { startAnvil, skipWithoutAnvil } from '../helpers/anvil.js'
 import { result, rpcError, send, start, type Hex } from '../helpers/rpc.js'
 
 const DEV = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
@@ -139,10 +138,7 @@ test('error: a depth of 0 is refused with -32602 and nothing changes (anvil answ
 })
 
 test('behavior: side by side with anvil 1.7.1', async (ctx) => {
-  if (!existsSync(ANVIL)) {
-    console.log(`skipped: anvil not found at ${ANVIL} (install it as bench/startup.mjs's findAnvil() does)`)
-    return ctx.skip()
-  }
+  skipWithoutAnvil(ctx)
   const rc = await start()
   const anvil = await startAnvil()
   expect(await observe(rc.httpUrl)).toEqual(await observe(anvil))

@@ -2,12 +2,11 @@
  * The tracers against anvil's (which implements geth's): the same signed transactions sent to
  * both, and callTracer, prestateTracer and 4byteTracer answers compared field for field.
  */
-import { existsSync } from 'node:fs'
 import { createTx, type TypedTxData } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
 import { expect, onTestFinished, test } from 'vitest'
 import { startRingchain } from '../../src/index.js'
-import { ANVIL, startAnvil } from '../helpers/anvil.js'
+import { startAnvil, skipWithoutAnvil } from '../helpers/anvil.js'
 import { deployment, scenarioTransactions } from './contracts.js'
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
@@ -17,10 +16,7 @@ async function rpc(url: string, method: string, params: unknown[]): Promise<unkn
 }
 
 test('behavior: callTracer, prestateTracer and 4byteTracer answer as anvil does for the same transactions', async (ctx) => {
-  if (!existsSync(ANVIL)) {
-    console.log(`skipped: anvil not found at ${ANVIL} (test/helpers/peers.setup.ts printed why it could not be installed)`)
-    ctx.skip()
-  }
+  skipWithoutAnvil(ctx)
   const rc = await startRingchain({ port: 0 })
   onTestFinished(() => rc.close())
   const anvilUrl = await startAnvil()

@@ -2,10 +2,9 @@
 // indexes back (geth journals `logSize`), so the next log reuses them.
 import { createLegacyTx } from '@ethereumjs/tx'
 import { bigIntToUnpaddedBytes, bytesToHex, generateAddress, hexToBytes } from '@ethereumjs/util'
-import { existsSync } from 'node:fs'
 import { expect, onTestFinished, test } from 'vitest'
 import { startRingchain } from '../../src/index.js'
-import { ANVIL, startAnvil } from '../helpers/anvil.js'
+import { startAnvil, skipWithoutAnvil } from '../helpers/anvil.js'
 import { initcode } from '../helpers/chain.js'
 
 // Child: LOG0, then REVERT. Parent: CALL child, LOG0, STOP.
@@ -50,10 +49,7 @@ test('behavior: a log after a reverted call takes the index the reverted log gav
 // anvil 1.7.1 (revm-inspectors) keeps counting past a reverted log: it says 0x1 where geth says 0x0
 // (geth's log.Index is StateDB.logSize, which addLogChange.revert decrements; core/state/journal.go).
 test('behavior: the same logs as anvil, but for the index anvil does not give back', async (ctx) => {
-  if (!existsSync(ANVIL)) {
-    console.log(`skipped: anvil not found at ${ANVIL} (test/helpers/peers.setup.ts printed why it could not be installed)`)
-    ctx.skip()
-  }
+  skipWithoutAnvil(ctx)
   const rc = await startRingchain({ port: 0 })
   onTestFinished(() => rc.close())
   const anvilUrl = await startAnvil()

@@ -12,7 +12,7 @@ import { InvalidParamsError, ServerError } from '../errors.js'
 import { toData, toQuantity } from '../hex.js'
 import { LATEST, blockParam } from '../params/block.js'
 import { optional, type Param } from '../params/decode.js'
-import { transactionRequest, type TransactionRequest } from '../params/transaction.js'
+import { callParams, transactionRequest, type TransactionRequest } from '../params/transaction.js'
 
 /** geth's third argument, state overrides: only an empty set is accepted (ringchain does not apply overrides). */
 const noOverrides: Param<undefined> = {
@@ -47,17 +47,7 @@ export function createAccessListMethod(chainFor: ChainFor): MethodSpec {
 
 /** The call fields geth's access-list run uses (blob hashes are not run). */
 function toCall(request: TransactionRequest): AccessListCall {
-  const call: AccessListCall = {}
-  if (request.from !== undefined) call.from = request.from
-  if (request.to !== undefined) call.to = request.to
-  if (request.gas !== undefined) call.gas = request.gas
-  if (request.gasPrice !== undefined) call.gasPrice = request.gasPrice
-  if (request.maxFeePerGas !== undefined) call.maxFeePerGas = request.maxFeePerGas
-  if (request.maxPriorityFeePerGas !== undefined) call.maxPriorityFeePerGas = request.maxPriorityFeePerGas
-  if (request.value !== undefined) call.value = request.value
-  if (request.data !== undefined) call.data = request.data
+  const call: AccessListCall = callParams(request)
   if (request.nonce !== undefined) call.nonce = request.nonce
-  if (request.accessList !== undefined) call.accessList = request.accessList
-  if (request.authorizationList !== undefined) call.authorizationList = request.authorizationList
   return call
 }

@@ -13,29 +13,8 @@ import { toData, toQuantity } from '../hex.js'
 import { LATEST, blockParam } from '../params/block.js'
 import { optional } from '../params/decode.js'
 import { blockOverrides, stateOverrides } from '../params/overrides.js'
-import { transactionRequest, type TransactionRequest } from '../params/transaction.js'
-import type { CallParams } from '../../chain/execution/params.js'
+import { callParams, transactionRequest } from '../params/transaction.js'
 import { createAccessListMethod } from './accessList.js'
-
-/**
- * The chain's call params from a request object (the members it has, no defaults). Written as
- * assignments, not `...(x === undefined ? {} : { x })`: on Node 20 each spread after the first
- * takes V8's slow path (see `src/chain/execution/leanEvm.ts`), and every call and estimate pays it.
- */
-export const callParams = (req: TransactionRequest): CallParams => {
-  const params: CallParams = {}
-  if (req.from !== undefined) params.from = req.from
-  if (req.to !== undefined) params.to = req.to
-  if (req.gas !== undefined) params.gas = req.gas
-  if (req.gasPrice !== undefined) params.gasPrice = req.gasPrice
-  if (req.maxFeePerGas !== undefined) params.maxFeePerGas = req.maxFeePerGas
-  if (req.maxPriorityFeePerGas !== undefined) params.maxPriorityFeePerGas = req.maxPriorityFeePerGas
-  if (req.value !== undefined) params.value = req.value
-  if (req.data !== undefined) params.data = req.data
-  if (req.accessList !== undefined) params.accessList = req.accessList
-  if (req.authorizationList !== undefined) params.authorizationList = req.authorizationList
-  return params
-}
 
 /** The overrides a call was given, or none (the common case costs nothing). */
 function callOverrides(state: StateOverrides | undefined, block: BlockOverrides | undefined): CallOverrides | undefined {

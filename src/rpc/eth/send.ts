@@ -15,9 +15,8 @@ import { defineMethod, type Registry } from '../dispatcher.js'
 import { InvalidParamsError, ServerError } from '../errors.js'
 import { toData } from '../hex.js'
 import { PENDING } from '../params/block.js'
-import { transactionRequest, type TransactionRequest } from '../params/transaction.js'
+import { callParams, transactionRequest, type TransactionRequest } from '../params/transaction.js'
 import { data } from '../params/values.js'
-import { callParams } from './call.js'
 
 /** The submission methods over `chainFor`. */
 export function sendMethods(chainFor: ChainFor) {

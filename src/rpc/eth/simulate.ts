@@ -16,8 +16,7 @@ import { LATEST, blockParam } from '../params/block.js'
 import { optional, type Param } from '../params/decode.js'
 import { cannotUnmarshal, decodeArray, decodeBool, field, isObject, jsonKind } from '../params/go.js'
 import { decodeBlockOverrides, decodeStateOverrides } from '../params/overrides.js'
-import { transactionRequest } from '../params/transaction.js'
-import { callParams } from './call.js'
+import { callParams, transactionRequest } from '../params/transaction.js'
 
 /** The VM-error code of a failed call's `error` (execution-apis). */
 const VM_ERROR_CODE = -32015

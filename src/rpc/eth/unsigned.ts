@@ -12,8 +12,7 @@ import { defineMethod, type Registry } from '../dispatcher.js'
 import { InvalidParamsError } from '../errors.js'
 import { toData } from '../hex.js'
 import { PENDING } from '../params/block.js'
-import { transactionRequest } from '../params/transaction.js'
-import { callParams } from './call.js'
+import { callParams, transactionRequest } from '../params/transaction.js'
 import { buildTransaction, fakeSigned } from './send.js'
 
 /** The unsigned-submission method over `chainFor`. */

@@ -4,7 +4,7 @@
 // access-list entry and an authorization (the chain's, `chain/execution/params.ts`).
 
 import { equalsBytes } from '@ethereumjs/util'
-import type { AccessListEntry, AuthorizationEntry } from '../../chain/execution/params.js'
+import type { AccessListEntry, AuthorizationEntry, CallParams } from '../../chain/execution/params.js'
 import { InvalidParamsError } from '../errors.js'
 import { ArgumentError, type Param } from './decode.js'
 import { BIG, U256, UINT64, cannotUnmarshal, decodeArray, decodeBytes, decodeFixed, decodeNumber, field, isObject, jsonKind, type Mutable } from './go.js'
@@ -150,4 +150,24 @@ function decodeAuthorization(value: unknown): AuthorizationEntry {
     if (got[name] === undefined) throw new ArgumentError(`missing required field '${name}' for SetCodeAuthorization`)
   }
   return got as AuthorizationEntry
+}
+
+/**
+ * The chain's call params from a request object (the members it has, no defaults). Written as
+ * assignments, not `...(x === undefined ? {} : { x })`: on Node 20 each spread after the first
+ * takes V8's slow path (see `src/chain/execution/leanEvm.ts`), and every call and estimate pays it.
+ */
+export const callParams = (req: TransactionRequest): CallParams => {
+  const params: CallParams = {}
+  if (req.from !== undefined) params.from = req.from
+  if (req.to !== undefined) params.to = req.to
+  if (req.gas !== undefined) params.gas = req.gas
+  if (req.gasPrice !== undefined) params.gasPrice = req.gasPrice
+  if (req.maxFeePerGas !== undefined) params.maxFeePerGas = req.maxFeePerGas
+  if (req.maxPriorityFeePerGas !== undefined) params.maxPriorityFeePerGas = req.maxPriorityFeePerGas
+  if (req.value !== undefined) params.value = req.value
+  if (req.data !== undefined) params.data = req.data
+  if (req.accessList !== undefined) params.accessList = req.accessList
+  if (req.authorizationList !== undefined) params.authorizationList = req.authorizationList
+  return params
 }
