@@ -29,7 +29,7 @@ import type { BlockWindow } from './window.js'
 import { attachConsole, type ConsoleCall } from './console/attach.js'
 import { reportExecution, wantsConsole, type ExecutionReporter } from './console/report.js'
 import { keyOf } from './encoding.js'
-import { installLeanEvm } from './execution/leanEvm.js'
+import { installFastInterpreter } from './execution/fastInterpreter.js'
 
 /** What the blocks to come are built with. Test controls change it; a snapshot keeps it. */
 export interface BlockSettings {
@@ -88,7 +88,7 @@ export async function createMiningVM(
   )
   const customOpcodes = [preimages.opcode(common), writes.opcode(common)]
   const vm = await createVM({ common, stateManager: sm, blockchain: blockchain as never, evmOpts: { customOpcodes } })
-  await installLeanEvm(vm.evm as EVM)
+  await installFastInterpreter(vm.evm as EVM)
   answerIdleRequestCalls(vm.evm, sm, keccak)
   writes.attach(vm)
   return { vm, sm, preimages, writes }
@@ -223,7 +223,7 @@ export class Miner {
     const head = this.#window.head
     const sm = new RingStateManager(this.#world.head, { keccak: this.#keccak, computeRoot: (c) => this.#world.computeRoot(c) })
     const vm = await createVM({ common: this.#common, stateManager: sm, blockchain: this.#vm.blockchain })
-    await installLeanEvm(vm.evm as EVM)
+    await installFastInterpreter(vm.evm as EVM)
     const txs = this.#pool.ordered(this.#nonceOf, this.nextBaseFee())
     const { block, senders, results } = await this.#build(vm, sm, txs, this.#clock.peek(head.block.header.timestamp))
     const record = blockRecord(block, senders, results)

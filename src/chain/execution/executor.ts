@@ -19,7 +19,7 @@ import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { StateReader } from '../state.js'
 import { RingStateManager } from '../stateManager.js'
 import { applyAuthorizations } from './authorizations.js'
-import { installLeanEvm } from './leanEvm.js'
+import { installFastInterpreter } from './fastInterpreter.js'
 import { callPricing, chargeForGas, checkFeeCaps } from './fees.js'
 import type { CallParams } from './params.js'
 import { attachConsole, type ConsoleCall } from '../console/attach.js'
@@ -200,10 +200,10 @@ export class CallExecutor {
   }
 }
 
-/** `vm` once its EVM runs the lean interpreter method (see `leanEvm.ts`). */
+/** `vm` once its EVM runs the lean and fast interpreter methods (see `leanEvm.ts`, `fastInterpreter.ts`). */
 async function leanVM(vm: Promise<VM>): Promise<VM> {
   const ready = await vm
-  await installLeanEvm(ready.evm as EVM)
+  await installFastInterpreter(ready.evm as EVM)
   return ready
 }
 

@@ -81,7 +81,7 @@ interface InterpreterInstance {
   _env: Record<string, unknown>
   run(code: unknown, opts: InterpreterOpts): Promise<{ runState: { gasLeft: bigint; gasRefund: bigint; stateGasSpilled?: bigint }; exceptionError?: EVMError }>
 }
-type InterpreterClass = new (
+export type InterpreterClass = new (
   evm: unknown,
   stateManager: unknown,
   blockchain: unknown,
@@ -102,7 +102,7 @@ const installed = new WeakSet<object>()
  * The `Interpreter` class of `evm`'s ethereumjs. Its package exports no such name, but every run's
  * state names the interpreter that ran it: one run of STOP hands the class over.
  */
-async function interpreterClass(evm: EVM): Promise<InterpreterClass> {
+export async function interpreterClass(evm: EVM): Promise<InterpreterClass> {
   const result = await evm.runCode({ code: STOP, gasLimit: 0n })
   return (result.runState as unknown as { interpreter: { constructor: InterpreterClass } }).interpreter.constructor
 }
@@ -187,7 +187,7 @@ async function leanExecuteCall(this: EVMInternals, message: CalledMessage): Prom
 }
 
 /** `EVM.runInterpreter` over ethereumjs's `Interpreter` class. */
-function leanRunInterpreter(Interpreter: InterpreterClass) {
+export function leanRunInterpreter(Interpreter: InterpreterClass) {
   return async function runInterpreter(this: EVMInternals, message: InterpretedMessage, opts: InterpreterOpts = {}): Promise<ExecResult> {
     let contract = await this.stateManager.getAccount(message.to ?? createZeroAddress())
     if (!contract) {
