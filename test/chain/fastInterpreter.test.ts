@@ -1,0 +1,224 @@
+import { createHash } from 'node:crypto'
+import { Common } from '@ethereumjs/common'
+import { createEVM, getOpcodesForHF, type EVM } from '@ethereumjs/evm'
+import { Account, Address, bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util'
+import { expect, test, vi } from 'vitest'
+import { installFastEIPLookup, installFastInterpreter } from '../../src/chain/execution/fastInterpreter.js'
+import { interpreterClass } from '../../src/chain/execution/leanEvm.js'
+import { createDevCommon } from '../../src/chain/genesis.js'
+
+// The fast interpreter (src/chain/execution/fastInterpreter.ts) replaces ethereumjs's jump analysis,
+// its EIP lookup and five opcode handlers on the EVMs the chain runs: runs must stay exactly
+// ethereumjs's, step by step.
+
+const fingerprint = (fn: unknown) => createHash('sha256').update(String(fn)).digest('hex').slice(0, 16)
+
+test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast copies follow', async () => {
+  // On an ethereumjs upgrade this fails: compare the new sources with fastInterpreter.ts and word.ts, then update these.
+  const common = createDevCommon({ chainId: 1n, hardfork: 'prague' })
+  const { handlers } = getOpcodesForHF(common)
+  const Interpreter = (await interpreterClass(await createEVM({ common }))).prototype as unknown as Record<string, unknown>
+  const memory = (await createEVM({ common })).runCode({ code: Uint8Array.of(0), gasLimit: 0n })
+  const Memory = Object.getPrototypeOf((await memory).runState!.memory) as Record<string, unknown>
+  expect({
+    keccak256: fingerprint(handlers.get(0x20)),
+    calldataload: fingerprint(handlers.get(0x35)),
+    mload: fingerprint(handlers.get(0x51)),
+    mstore: fingerprint(handlers.get(0x52)),
+    sload: fingerprint(handlers.get(0x54)),
+    memoryWrite: fingerprint(Memory.write),
+    jumpAnalysis: fingerprint(Interpreter._getValidJumpDestinations),
+    lookupOpInfo: fingerprint(Interpreter.lookupOpInfo),
+    isActivatedEIP: fingerprint(Common.prototype.isActivatedEIP),
+    buildEIPs: fingerprint((Common.prototype as unknown as Record<string, unknown>)._buildActivatedEIPsCache),
+  }).toMatchInlineSnapshot(`
+    {
+      "buildEIPs": "b204c580ddbd8688",
+      "calldataload": "f5788778df413f6f",
+      "isActivatedEIP": "931ac8a66349e377",
+      "jumpAnalysis": "a30ec99e04e322ec",
+      "keccak256": "5ec46a4fd5dac211",
+      "lookupOpInfo": "e968e6184feb5d03",
+      "memoryWrite": "32bacb27aad7fdc6",
+      "mload": "273cfeaa15517b02",
+      "mstore": "29edc93190b4e005",
+      "sload": "f0aad8fd616a7024",
+    }
+  `)
+})
+
+const CALLER = createAddressFromString('0x00000000000000000000000000000000000000c0')
+const MAIN = createAddressFromString('0x00000000000000000000000000000000000000a1')
+const TWICE = createAddressFromString('0x00000000000000000000000000000000000000a2')
+const INTO_PUSH = createAddressFromString('0x00000000000000000000000000000000000000b1')
+const PUSH0_USER = createAddressFromString('0x00000000000000000000000000000000000000b2')
+
+// Main: x = calldataload(0); mstore(0, x); h = keccak256(0, 32); sstore(h, x); mstore(32, sload(h));
+// mstore(64, calldataload(calldatasize - 1)) (a partial word); mstore(5, mload(32)) (unaligned);
+// if x != 0 jump over an invalid opcode; mstore(9000, x) (memory past 8 KiB); return(0, 96).
+const MAIN_CODE = hexToBytes(
+  '0x' +
+    '600035' + // x
+    '600052' + // mstore(0, x)
+    '60206000208060003590' + // h, h, x
+    '55' + // sstore(h, x)
+    '54602052' + // mstore(32, sload(h))
+    '6001360335604052' + // mstore(64, calldataload(calldatasize - 1))
+    '602051600552' + // mstore(5, mload(32))
+    '600035602a57fe5b' + // jumpi(0x2a, x); invalid; jumpdest at 0x2a
+    '60003561232852' + // mstore(9000, x)
+    '60606000f3', // return(0, 96)
+)
+// Twice: calls Main twice with its own calldata (the second frame of the same code), returns the second.
+const TWICE_CODE = hexToBytes(
+  `0x366000600037` + // calldatacopy(0, 0, calldatasize)
+    `6060600036600060007300000000000000000000000000000000000000a15af150` + // call(gas, main, 0, 0, size, 0, 96)
+    `6060600036600060007300000000000000000000000000000000000000a15af150` +
+    `60606000f3`,
+)
+// Jumps to offset 4, a 0x5b inside PUSH1's data: not a JUMPDEST.
+const INTO_PUSH_CODE = hexToBytes('0x600456605b00')
+// Jumps over STOP, then mstore(0, 0) with PUSH0 (Shanghai) and returns the word.
+const PUSH0_CODE = hexToBytes('0x600456005b5f5f5260205ff3')
+
+async function evmWith(fast: boolean, hardfork = 'prague') {
+  const common = createDevCommon({ chainId: 31337n, hardfork })
+  const evm = await createEVM({ common })
+  await evm.stateManager.putAccount(CALLER, new Account(0n, 10n ** 20n))
+  for (const [address, code] of [
+    [MAIN, MAIN_CODE],
+    [TWICE, TWICE_CODE],
+    [INTO_PUSH, INTO_PUSH_CODE],
+    [PUSH0_USER, PUSH0_CODE],
+  ] as const)
+    await evm.stateManager.putCode(address, code)
+  if (fast) await installFastInterpreter(evm)
+  return evm
+}
+
+/** A run's outcome, and every step it took (pc, opcode, gas left, stack). */
+async function runOn(evm: EVM, run: { to?: Address; data?: Uint8Array; gasLimit: bigint }) {
+  const steps: string[] = []
+  const record = (step: { pc: number; opcode: { name: string }; gasLeft: bigint; stack: bigint[]; depth: number }) =>
+    steps.push(`${step.depth} ${step.pc} ${step.opcode.name} ${step.gasLeft} ${step.stack.join(',')}`)
+  evm.events.on('step', record)
+  const { execResult, createdAddress } = await evm.runCall({ caller: CALLER, origin: CALLER, ...run })
+  evm.events.off('step', record)
+  return {
+    error: execResult.exceptionError?.error,
+    returnValue: bytesToHex(execResult.returnValue),
+    gasUsed: execResult.executionGasUsed,
+    refund: execResult.gasRefund,
+    logs: execResult.logs,
+    created: createdAddress?.toString(),
+    code: createdAddress === undefined ? undefined : bytesToHex(await evm.stateManager.getCode(createdAddress)),
+    steps,
+  }
+}
+
+const word = (hex: string) => hexToBytes(`0x${hex.padStart(64, '0')}`)
+const RUNS: Record<string, { to?: Address; data?: Uint8Array; gasLimit: bigint; error: string | undefined }> = {
+  'words through memory, storage, calldata and keccak': { to: MAIN, data: hexToBytes(`0x${'f0'.repeat(32)}ab`), gasLimit: 1_000_000n, error: undefined },
+  'jump not taken into an invalid opcode': { to: MAIN, data: word('0'), gasLimit: 1_000_000n, error: 'invalid opcode' },
+  'same code in two frames': { to: TWICE, data: word('1234567890abcdef'.repeat(4)), gasLimit: 1_000_000n, error: undefined },
+  'jump into push data': { to: INTO_PUSH, gasLimit: 100_000n, error: 'invalid JUMP' },
+  'out of gas': { to: MAIN, data: word('7'), gasLimit: 20_000n, error: 'out of gas' },
+  // Deploys Main: codecopy(0, 11, size); return(0, size).
+  deployment: {
+    data: hexToBytes(`0x60${MAIN_CODE.length.toString(16)}80600b6000396000f3${bytesToHex(MAIN_CODE).slice(2)}`),
+    gasLimit: 1_000_000n,
+    error: undefined,
+  },
+}
+
+for (const [name, { error, ...run }] of Object.entries(RUNS)) {
+  test(`behavior: runs as ethereumjs runs it, step by step (${name})`, async () => {
+    const stock = await evmWith(false)
+    const fast = await evmWith(true)
+    // Twice on each EVM: the second run reads the kept analyses.
+    for (let round = 0; round < 2; round++) {
+      const expected = await runOn(stock, run)
+      // ethereumjs names the place of a bad jump after ' at '.
+      expect(expected.error?.split(' at ')[0]).toBe(error)
+      expect(expected.steps.length).toBeGreaterThan(1)
+      expect(await runOn(fast, run)).toEqual(expected)
+    }
+  })
+}
+
+test('behavior: a deployed contract runs as ethereumjs runs it', async () => {
+  const outcomes = []
+  for (const fast of [false, true]) {
+    const evm = await evmWith(fast)
+    const deployed = await runOn(evm, { data: RUNS.deployment!.data!, gasLimit: 1_000_000n })
+    expect(deployed.code).toBe(bytesToHex(MAIN_CODE))
+    outcomes.push(await runOn(evm, { to: createAddressFromString(deployed.created!), data: word('abc'), gasLimit: 1_000_000n }))
+  }
+  expect(outcomes[0]!.error).toBeUndefined()
+  expect(outcomes[1]).toEqual(outcomes[0])
+})
+
+test('behavior: a hardfork change takes the opcodes and analyses of the new hardfork', async () => {
+  const outcomes = []
+  for (const fast of [false, true]) {
+    const evm = await evmWith(fast)
+    const common = (evm as unknown as { common: Common }).common
+    const runs = []
+    for (const hardfork of ['prague', 'london', 'prague']) {
+      common.setHardfork(hardfork)
+      runs.push(await runOn(evm, { to: PUSH0_USER, gasLimit: 100_000n }))
+    }
+    outcomes.push(runs)
+  }
+  expect(outcomes[0]!.map((run) => run.error)).toEqual([undefined, 'invalid opcode', undefined])
+  expect(outcomes[1]).toEqual(outcomes[0])
+})
+
+test('behavior: a custom opcode keeps its own handler', async () => {
+  const results = []
+  for (const fast of [false, true]) {
+    const common = createDevCommon({ chainId: 31337n, hardfork: 'prague' })
+    const customOpcodes = [{ opcode: 0x20, opcodeName: 'KECCAK256', baseFee: 30, logicFunction: (runState: { stack: { popN(n: number): unknown; push(v: bigint): void } }) => (runState.stack.popN(2), runState.stack.push(7n)) }]
+    const evm = await createEVM({ common, customOpcodes: customOpcodes as never })
+    if (fast) await installFastInterpreter(evm)
+    // keccak256(0, 0); mstore(0, it); return(0, 32)
+    results.push(await runOn(evm, { data: hexToBytes('0x600060002060005260206000f3'), gasLimit: 100_000n }))
+  }
+  expect(results[0]!.returnValue).toBe(bytesToHex(word('7')))
+  expect(results[1]).toEqual(results[0])
+})
+
+test('behavior: a frame of code already analysed reuses the analysis', async () => {
+  const evm = await evmWith(true)
+  const Base = Object.getPrototypeOf((await interpreterClass(evm)).prototype) as { _getValidJumpDestinations(code: Uint8Array): unknown }
+  const analyse = vi.spyOn(Base, '_getValidJumpDestinations')
+  try {
+    await runOn(evm, { to: TWICE, data: word('5'), gasLimit: 1_000_000n })
+    // Twice's code once (it jumps nowhere: never), Main's once for its two frames.
+    expect(analyse.mock.calls.map(([code]) => bytesToHex(code))).toEqual([bytesToHex(MAIN_CODE)])
+  } finally {
+    analyse.mockRestore()
+  }
+})
+
+test('behavior: the EIP lookup answers as Common does, across hardforks, EIP lists and copies', () => {
+  const fast = createDevCommon({ chainId: 1n, hardfork: 'osaka' })
+  installFastEIPLookup(fast)
+  const stockAnswers = (common: Common) => Array.from({ length: 8100 }, (_, eip) => Common.prototype.isActivatedEIP.call(common, eip))
+  const fastAnswers = (common: Common) => Array.from({ length: 8100 }, (_, eip) => common.isActivatedEIP(eip))
+  for (const hardfork of ['chainstart', 'london', 'shanghai', 'cancun', 'prague', 'osaka']) {
+    fast.setHardfork(hardfork)
+    expect(fastAnswers(fast), hardfork).toEqual(stockAnswers(fast))
+  }
+  expect(fast.isActivatedEIP(1153)).toBe(true)
+  fast.setHardfork('london')
+  expect(fast.isActivatedEIP(1153)).toBe(false)
+  fast.setEIPs([1153])
+  expect(fast.isActivatedEIP(1153)).toBe(true)
+  const copy = fast.copy()
+  copy.setHardfork('chainstart')
+  copy.setEIPs([])
+  expect(fastAnswers(copy)).toEqual(stockAnswers(copy))
+  expect(fastAnswers(fast)).toEqual(stockAnswers(fast))
+  expect(fastAnswers(fast).filter(Boolean).length).toBeGreaterThan(5)
+})
