@@ -27,6 +27,8 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
     mstore: fingerprint(handlers.get(0x52)),
     sload: fingerprint(handlers.get(0x54)),
     memoryWrite: fingerprint(Memory.write),
+    run: fingerprint(Interpreter.run),
+    runStep: fingerprint(Interpreter.runStep),
     jumpAnalysis: fingerprint(Interpreter._getValidJumpDestinations),
     lookupOpInfo: fingerprint(Interpreter.lookupOpInfo),
     isActivatedEIP: fingerprint(Common.prototype.isActivatedEIP),
@@ -42,6 +44,8 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
       "memoryWrite": "32bacb27aad7fdc6",
       "mload": "273cfeaa15517b02",
       "mstore": "29edc93190b4e005",
+      "run": "8e769d9b5ec21205",
+      "runStep": "cc2ccda2341c2f42",
       "sload": "f0aad8fd616a7024",
     }
   `)
@@ -52,32 +56,37 @@ const MAIN = createAddressFromString('0x00000000000000000000000000000000000000a1
 const TWICE = createAddressFromString('0x00000000000000000000000000000000000000a2')
 const INTO_PUSH = createAddressFromString('0x00000000000000000000000000000000000000b1')
 const PUSH0_USER = createAddressFromString('0x00000000000000000000000000000000000000b2')
+const ASYNC = createAddressFromString('0x00000000000000000000000000000000000000b3')
+const ASYNC_FAILING = createAddressFromString('0x00000000000000000000000000000000000000b4')
+const bytecode = (...parts: string[]) => hexToBytes(`0x${parts.join('')}`)
 
 // Main: x = calldataload(0); mstore(0, x); h = keccak256(0, 32); sstore(h, x); mstore(32, sload(h));
 // mstore(64, calldataload(calldatasize - 1)) (a partial word); mstore(5, mload(32)) (unaligned);
 // if x != 0 jump over an invalid opcode; mstore(9000, x) (memory past 8 KiB); return(0, 96).
-const MAIN_CODE = hexToBytes(
-  '0x' +
-    '600035' + // x
-    '600052' + // mstore(0, x)
-    '60206000208060003590' + // h, h, x
-    '55' + // sstore(h, x)
-    '54602052' + // mstore(32, sload(h))
-    '6001360335604052' + // mstore(64, calldataload(calldatasize - 1))
-    '602051600552' + // mstore(5, mload(32))
-    '600035602a57fe5b' + // jumpi(0x2a, x); invalid; jumpdest at 0x2a
-    '60003561232852' + // mstore(9000, x)
-    '60606000f3', // return(0, 96)
+const MAIN_CODE = bytecode(
+  '600035', // x
+  '600052', // mstore(0, x)
+  '60206000208060003590', // h, h, x
+  '55', // sstore(h, x)
+  '54602052', // mstore(32, sload(h))
+  '6001360335604052', // mstore(64, calldataload(calldatasize - 1))
+  '602051600552', // mstore(5, mload(32))
+  '600035602a57fe5b', // jumpi(0x2a, x); invalid; jumpdest at 0x2a
+  '60003561232852', // mstore(9000, x)
+  '60606000f3', // return(0, 96)
 )
 // Twice: calls Main twice with its own calldata (the second frame of the same code), returns the second.
-const TWICE_CODE = hexToBytes(
-  `0x366000600037` + // calldatacopy(0, 0, calldatasize)
-    `6060600036600060007300000000000000000000000000000000000000a15af150` + // call(gas, main, 0, 0, size, 0, 96)
-    `6060600036600060007300000000000000000000000000000000000000a15af150` +
-    `60606000f3`,
+const TWICE_CODE = bytecode(
+  '366000600037', // calldatacopy(0, 0, calldatasize)
+  '6060600036600060007300000000000000000000000000000000000000a15af150', // call(gas, main, 0, 0, size, 0, 96)
+  '6060600036600060007300000000000000000000000000000000000000a15af150',
+  '60606000f3',
 )
 // Jumps to offset 4, a 0x5b inside PUSH1's data: not a JUMPDEST.
 const INTO_PUSH_CODE = hexToBytes('0x600456605b00')
+// BLOCKHASH: static gas, an async handler; returns blockhash(0). Then the same with an empty stack.
+const ASYNC_CODE = hexToBytes('0x60004060005260206000f3')
+const ASYNC_FAILING_CODE = hexToBytes('0x40')
 // Jumps over STOP, then mstore(0, 0) with PUSH0 (Shanghai) and returns the word.
 const PUSH0_CODE = hexToBytes('0x600456005b5f5f5260205ff3')
 
@@ -90,20 +99,25 @@ async function evmWith(fast: boolean, hardfork = 'prague') {
     [TWICE, TWICE_CODE],
     [INTO_PUSH, INTO_PUSH_CODE],
     [PUSH0_USER, PUSH0_CODE],
+    [ASYNC, ASYNC_CODE],
+    [ASYNC_FAILING, ASYNC_FAILING_CODE],
   ] as const)
     await evm.stateManager.putCode(address, code)
   if (fast) await installFastInterpreter(evm)
   return evm
 }
 
-/** A run's outcome, and every step it took (pc, opcode, gas left, stack). */
-async function runOn(evm: EVM, run: { to?: Address; data?: Uint8Array; gasLimit: bigint }) {
+/**
+ * A run's outcome, and with `watched` every step it took (pc, opcode, gas left, stack). A step
+ * listener sends every step through ethereumjs's `runStep`: unwatched runs take the fast steps.
+ */
+async function runOn(evm: EVM, run: { to?: Address; data?: Uint8Array; gasLimit: bigint }, watched = true) {
   const steps: string[] = []
   const record = (step: { pc: number; opcode: { name: string }; gasLeft: bigint; stack: bigint[]; depth: number }) =>
     steps.push(`${step.depth} ${step.pc} ${step.opcode.name} ${step.gasLeft} ${step.stack.join(',')}`)
-  evm.events.on('step', record)
+  if (watched) evm.events.on('step', record)
   const { execResult, createdAddress } = await evm.runCall({ caller: CALLER, origin: CALLER, ...run })
-  evm.events.off('step', record)
+  if (watched) evm.events.off('step', record)
   return {
     error: execResult.exceptionError?.error,
     returnValue: bytesToHex(execResult.returnValue),
@@ -122,6 +136,8 @@ const RUNS: Record<string, { to?: Address; data?: Uint8Array; gasLimit: bigint; 
   'jump not taken into an invalid opcode': { to: MAIN, data: word('0'), gasLimit: 1_000_000n, error: 'invalid opcode' },
   'same code in two frames': { to: TWICE, data: word('1234567890abcdef'.repeat(4)), gasLimit: 1_000_000n, error: undefined },
   'jump into push data': { to: INTO_PUSH, gasLimit: 100_000n, error: 'invalid JUMP' },
+  'async handler': { to: ASYNC, gasLimit: 100_000n, error: undefined },
+  'async handler failing': { to: ASYNC_FAILING, gasLimit: 100_000n, error: 'stack underflow' },
   'out of gas': { to: MAIN, data: word('7'), gasLimit: 20_000n, error: 'out of gas' },
   // Deploys Main: codecopy(0, 11, size); return(0, size).
   deployment: {
@@ -135,13 +151,13 @@ for (const [name, { error, ...run }] of Object.entries(RUNS)) {
   test(`behavior: runs as ethereumjs runs it, step by step (${name})`, async () => {
     const stock = await evmWith(false)
     const fast = await evmWith(true)
-    // Twice on each EVM: the second run reads the kept analyses.
-    for (let round = 0; round < 2; round++) {
-      const expected = await runOn(stock, run)
+    // Twice on each EVM, watched then not: the second runs read the kept analyses.
+    for (const watched of [true, false, true, false]) {
+      const expected = await runOn(stock, run, watched)
       // ethereumjs names the place of a bad jump after ' at '.
       expect(expected.error?.split(' at ')[0]).toBe(error)
-      expect(expected.steps.length).toBeGreaterThan(1)
-      expect(await runOn(fast, run)).toEqual(expected)
+      expect(expected.steps.length > 0).toBe(watched)
+      expect(await runOn(fast, run, watched)).toEqual(expected)
     }
   })
 }
@@ -150,11 +166,12 @@ test('behavior: a deployed contract runs as ethereumjs runs it', async () => {
   const outcomes = []
   for (const fast of [false, true]) {
     const evm = await evmWith(fast)
-    const deployed = await runOn(evm, { data: RUNS.deployment!.data!, gasLimit: 1_000_000n })
+    const deployed = await runOn(evm, { data: RUNS.deployment!.data!, gasLimit: 1_000_000n }, false)
     expect(deployed.code).toBe(bytesToHex(MAIN_CODE))
-    outcomes.push(await runOn(evm, { to: createAddressFromString(deployed.created!), data: word('abc'), gasLimit: 1_000_000n }))
+    const call = { to: createAddressFromString(deployed.created!), data: word('abc'), gasLimit: 1_000_000n }
+    outcomes.push([deployed, await runOn(evm, call, false), await runOn(evm, call)])
   }
-  expect(outcomes[0]!.error).toBeUndefined()
+  expect(outcomes[0]!.map((run) => run.error)).toEqual([undefined, undefined, undefined])
   expect(outcomes[1]).toEqual(outcomes[0])
 })
 
@@ -166,11 +183,11 @@ test('behavior: a hardfork change takes the opcodes and analyses of the new hard
     const runs = []
     for (const hardfork of ['prague', 'london', 'prague']) {
       common.setHardfork(hardfork)
-      runs.push(await runOn(evm, { to: PUSH0_USER, gasLimit: 100_000n }))
+      runs.push(await runOn(evm, { to: PUSH0_USER, gasLimit: 100_000n }, false), await runOn(evm, { to: PUSH0_USER, gasLimit: 100_000n }))
     }
     outcomes.push(runs)
   }
-  expect(outcomes[0]!.map((run) => run.error)).toEqual([undefined, 'invalid opcode', undefined])
+  expect(outcomes[0]!.map((run) => run.error)).toEqual([undefined, undefined, 'invalid opcode', 'invalid opcode', undefined, undefined])
   expect(outcomes[1]).toEqual(outcomes[0])
 })
 
@@ -182,7 +199,7 @@ test('behavior: a custom opcode keeps its own handler', async () => {
     const evm = await createEVM({ common, customOpcodes: customOpcodes as never })
     if (fast) await installFastInterpreter(evm)
     // keccak256(0, 0); mstore(0, it); return(0, 32)
-    results.push(await runOn(evm, { data: hexToBytes('0x600060002060005260206000f3'), gasLimit: 100_000n }))
+    results.push(await runOn(evm, { data: hexToBytes('0x600060002060005260206000f3'), gasLimit: 100_000n }, false))
   }
   expect(results[0]!.returnValue).toBe(bytesToHex(word('7')))
   expect(results[1]).toEqual(results[0])

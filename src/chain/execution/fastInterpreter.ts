@@ -14,15 +14,15 @@
  * A test pins the ethereumjs source of each replaced handler and compares runs with and without.
  */
 import type { Common } from '@ethereumjs/common'
-import { getOpcodesForHF, type EVM } from '@ethereumjs/evm'
-import { bytesToBigInt } from '@ethereumjs/util'
+import { EVMError, getOpcodesForHF, type EVM } from '@ethereumjs/evm'
+import { bytesToBigInt, EthereumJSErrorWithoutCode } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { installLeanEvm, interpreterClass, leanRunInterpreter, type InterpreterClass } from './leanEvm.js'
 import { readWord, wordBytes, writeWord } from './word.js'
 
 /** What the interpreter reads of an opcode: ethereumjs's `OpcodeMapEntry`. */
 interface OpcodeEntry {
-  readonly opcodeInfo: { readonly code: number }
+  readonly opcodeInfo: { readonly code: number; readonly feeBigInt: bigint; readonly dynamicGas: boolean; readonly isAsync: boolean; readonly isInvalid: boolean }
   readonly opHandler: OpHandler
   readonly gasHandler?: unknown
 }
@@ -45,9 +45,29 @@ interface JumpAnalysis {
 
 /** The parts of an `Interpreter` the subclass touches. */
 interface InterpreterInternals {
-  readonly _evm: { readonly _opcodeMap: OpcodeMap }
+  readonly _evm: { readonly _opcodeMap: OpcodeMap; readonly DEBUG: boolean; readonly events: { listenerCount(event: string): number } }
+  readonly common: Common
+  readonly profilerOpts?: { enabled?: boolean }
+  readonly _runState: LoopState
   lookupOpInfo(op: number): OpcodeEntry
   _getValidJumpDestinations(code: Uint8Array): JumpAnalysis
+  run(code: Uint8Array, opts?: { pc?: number }): Promise<{ runState: LoopState; exceptionError: unknown }>
+  runStep(entry?: OpcodeEntry): Promise<void>
+  useGas(amount: bigint, context?: unknown): void
+}
+
+/** What the run loop reads and writes of ethereumjs's `RunState`. */
+interface LoopState {
+  programCounter: number
+  opCode: number
+  code: Uint8Array
+  validJumps: Uint8Array
+  cachedPushes: Record<number, bigint>
+  shouldDoJumpAnalysis: boolean
+  gasLeft: bigint
+  eip7928PostTargetCallOog?: unknown
+  eip8037BurnLeftoverAfterCreateHaltOntoAlive?: boolean
+  readonly env: { readonly accessWitness?: { commit(): void; revert(): void } }
 }
 
 /** The handlers swapped in, by opcode; each does what ethereumjs's does, without hex strings. */
@@ -121,6 +141,10 @@ const analyses = new WeakMap<OpcodeMap, WeakMap<Uint8Array, JumpAnalysis>>()
 /** The subclass made of each `Interpreter` class. */
 const subclasses = new WeakMap<InterpreterClass, InterpreterClass>()
 const installed = new WeakSet<object>()
+/** The first byte of EOF code (EIP-3540). */
+const EOF_FORMAT = 0xef
+/** How ethereumjs tells its errors (`EVMErrorTypeString`, not exported) from others. */
+const EVM_ERROR_TYPE = new EVMError(EVMError.errorMessages.STOP).errorType
 
 function fastTable(table: OpcodeMap): OpcodeMap {
   let fast = fastTables.get(table)
@@ -148,6 +172,93 @@ function fastSubclass(Interpreter: InterpreterClass): InterpreterClass {
   class FastInterpreter extends Base {
     override lookupOpInfo(op: number): OpcodeEntry {
       return fastTable(this._evm._opcodeMap)[op]!
+    }
+
+    /**
+     * ethereumjs's `run` for legacy code, its steps of static gas taken here without the promise
+     * `runStep` makes of each (some 0.5 µs a step; nothing but the order of microtasks changes).
+     * ethereumjs's own `run` takes EOF code, the profiler, and state-tree code chunks.
+     */
+    override async run(code: Uint8Array, opts: { pc?: number } = {}) {
+      const common = this.common
+      if ((code[0] === EOF_FORMAT && common.isActivatedEIP(3540)) || this.profilerOpts?.enabled === true || common.isActivatedEIP(6800) || common.isActivatedEIP(7864)) {
+        return super.run(code, opts)
+      }
+      const runState = this._runState
+      runState.code = code
+      runState.programCounter = opts.pc ?? runState.programCounter
+      // Check that the programCounter is in range
+      const pc = runState.programCounter
+      if (pc !== 0 && (pc < 0 || pc >= runState.code.length)) {
+        throw EthereumJSErrorWithoutCode('Internal error: program counter not in range')
+      }
+      let err: EVMError | undefined
+      let cachedOpcodes: OpcodeEntry[] | undefined
+      let doJumpAnalysis = true
+      const evm = this._evm
+      // Iterate through the given ops until something breaks or we hit STOP
+      while (runState.programCounter < runState.code.length) {
+        const programCounter = runState.programCounter
+        let opCode: number
+        let opCodeObj: OpcodeEntry | undefined
+        if (doJumpAnalysis) {
+          opCode = runState.code[programCounter]!
+          // Only run the jump destination analysis if `code` actually contains a JUMP/JUMPI/JUMPSUB opcode
+          if (opCode === 0x56 || opCode === 0x57 || opCode === 0x5e) {
+            const { jumps, pushes, opcodesCached } = this._getValidJumpDestinations(runState.code)
+            runState.validJumps = jumps
+            runState.cachedPushes = pushes
+            runState.shouldDoJumpAnalysis = false
+            cachedOpcodes = opcodesCached
+            doJumpAnalysis = false
+          }
+        } else {
+          opCodeObj = cachedOpcodes![programCounter]!
+          opCode = opCodeObj.opcodeInfo.code
+        }
+        runState.opCode = opCode
+        try {
+          const entry = opCodeObj ?? this.lookupOpInfo(opCode)
+          const info = entry.opcodeInfo
+          if (info.dynamicGas || runState.eip7928PostTargetCallOog !== undefined || evm.events.listenerCount('step') > 0 || evm.DEBUG) {
+            await this.runStep(opCodeObj)
+          } else {
+            // ethereumjs's `runStep` for an opcode of static gas, its handler awaited only when it is async.
+            if (info.isInvalid) {
+              throw new EVMError(EVMError.errorMessages.INVALID_OPCODE)
+            }
+            this.useGas(info.feeBigInt, info)
+            runState.programCounter++
+            const opFn = entry.opHandler
+            const done = opFn(runState as unknown as RunState, common)
+            if (info.isAsync) await done
+            runState.env.accessWitness?.commit()
+          }
+        } catch (e) {
+          // Revert access witness changes if we revert - per EIP-4762
+          runState.env.accessWitness?.revert()
+          // re-throw on non-VM errors
+          if (!(typeof e === 'object' && e !== null && 'errorType' in e && e.errorType === EVM_ERROR_TYPE)) {
+            throw e
+          }
+          // STOP is not an exception
+          if ((e as EVMError).error !== EVMError.errorMessages.STOP) {
+            err = e as EVMError
+          }
+          break
+        }
+      }
+      if (err === undefined && runState.eip8037BurnLeftoverAfterCreateHaltOntoAlive === true && runState.gasLeft > 0n) {
+        // Consume leftover and exceptional-halt this frame so the CREATE nonce
+        // bump is journal-reverted (fill post-state keeps the pre-create nonce)
+        // while EIP-7928 BAL reads from the following SSTORE remain.
+        runState.gasLeft = 0n
+        err = new EVMError(EVMError.errorMessages.OUT_OF_GAS)
+      }
+      return {
+        runState,
+        exceptionError: err,
+      }
     }
 
     override _getValidJumpDestinations(code: Uint8Array): JumpAnalysis {
