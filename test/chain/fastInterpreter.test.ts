@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { Common } from '@ethereumjs/common'
 import { createEVM, getOpcodesForHF, type EVM } from '@ethereumjs/evm'
-import { Account, Address, bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util'
+import { Account, Address, bytesToHex, createAddressFromString, hexToBytes, stripHexPrefix } from '@ethereumjs/util'
 import { expect, test, vi } from 'vitest'
-import { installFastEIPLookup, installFastInterpreter } from '../../src/chain/execution/fastInterpreter.js'
+import { installFastEIPLookup } from '../../src/chain/execution/eipLookup.js'
+import { installFastInterpreter } from '../../src/chain/execution/fastInterpreter.js'
+import { installWarmJournal, type WarmJournal } from '../../src/chain/execution/warmJournal.js'
 import { interpreterClass } from '../../src/chain/execution/leanEvm.js'
 import { createDevCommon } from '../../src/chain/genesis.js'
 
@@ -16,8 +19,17 @@ const fingerprint = (fn: unknown) => createHash('sha256').update(String(fn)).dig
 test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast copies follow', async () => {
   // On an ethereumjs upgrade this fails: compare the new sources with fastInterpreter.ts and word.ts, then update these.
   const common = createDevCommon({ chainId: 1n, hardfork: 'prague' })
-  const { handlers } = getOpcodesForHF(common)
-  const Interpreter = (await interpreterClass(await createEVM({ common }))).prototype as unknown as Record<string, unknown>
+  const { handlers, dynamicGasHandlers } = getOpcodesForHF(common)
+  const evm = await createEVM({ common })
+  const Interpreter = (await interpreterClass(evm)).prototype as unknown as Record<string, unknown>
+  const Journal = Object.getPrototypeOf(evm.journal) as Record<string, unknown>
+  // subMemUsage, divCeil and mod are not exported: their text in ethereumjs's file.
+  const util = readFileSync(new URL('../../node_modules/@ethereumjs/evm/dist/esm/opcodes/util.js', import.meta.url), 'utf8')
+  const utilFunction = (name: string) => {
+    const at = util.indexOf(`export function ${name}(`)
+    expect(at, name).toBeGreaterThan(-1)
+    return util.slice(at).split('\n}\n')[0]
+  }
   const memory = (await createEVM({ common })).runCode({ code: Uint8Array.of(0), gasLimit: 0n })
   const Memory = Object.getPrototypeOf((await memory).runState!.memory) as Record<string, unknown>
   expect({
@@ -27,6 +39,10 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
     mstore: fingerprint(handlers.get(0x52)),
     sload: fingerprint(handlers.get(0x54)),
     memoryWrite: fingerprint(Memory.write),
+    gas: [0x20, 0x51, 0x52, 0x53, 0xf3, 0xfd].map((op) => fingerprint(dynamicGasHandlers.get(op))).join(' '),
+    subMemUsage: fingerprint(['subMemUsage', 'divCeil', 'mod'].map(utilFunction).join()),
+    addAlwaysWarmAddress: fingerprint(Journal.addAlwaysWarmAddress),
+    stripHexPrefix: fingerprint(stripHexPrefix),
     run: fingerprint(Interpreter.run),
     runStep: fingerprint(Interpreter.runStep),
     jumpAnalysis: fingerprint(Interpreter._getValidJumpDestinations),
@@ -35,8 +51,10 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
     buildEIPs: fingerprint((Common.prototype as unknown as Record<string, unknown>)._buildActivatedEIPsCache),
   }).toMatchInlineSnapshot(`
     {
+      "addAlwaysWarmAddress": "e56b9c77a3644e6c",
       "buildEIPs": "b204c580ddbd8688",
       "calldataload": "f5788778df413f6f",
+      "gas": "5842e8c742c7782c 160c132911371eb2 6ad9393e3de696fe 50702563129d262a 78f2f17fb10abd8e 78f2f17fb10abd8e",
       "isActivatedEIP": "931ac8a66349e377",
       "jumpAnalysis": "a30ec99e04e322ec",
       "keccak256": "5ec46a4fd5dac211",
@@ -47,6 +65,8 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
       "run": "8e769d9b5ec21205",
       "runStep": "cc2ccda2341c2f42",
       "sload": "f0aad8fd616a7024",
+      "stripHexPrefix": "32404fa4289df88f",
+      "subMemUsage": "d6688426c8a6d8bb",
     }
   `)
 })
@@ -58,6 +78,9 @@ const INTO_PUSH = createAddressFromString('0x00000000000000000000000000000000000
 const PUSH0_USER = createAddressFromString('0x00000000000000000000000000000000000000b2')
 const ASYNC = createAddressFromString('0x00000000000000000000000000000000000000b3')
 const ASYNC_FAILING = createAddressFromString('0x00000000000000000000000000000000000000b4')
+const REVERTING = createAddressFromString('0x00000000000000000000000000000000000000b5')
+const MEMORY_OOG = createAddressFromString('0x00000000000000000000000000000000000000b6')
+const MLOAD_EMPTY = createAddressFromString('0x00000000000000000000000000000000000000b7')
 const bytecode = (...parts: string[]) => hexToBytes(`0x${parts.join('')}`)
 
 // Main: x = calldataload(0); mstore(0, x); h = keccak256(0, 32); sstore(h, x); mstore(32, sload(h));
@@ -87,6 +110,11 @@ const INTO_PUSH_CODE = hexToBytes('0x600456605b00')
 // BLOCKHASH: static gas, an async handler; returns blockhash(0). Then the same with an empty stack.
 const ASYNC_CODE = hexToBytes('0x60004060005260206000f3')
 const ASYNC_FAILING_CODE = hexToBytes('0x40')
+// mstore8(31, 0xaa); revert(0, 32)
+const REVERTING_CODE = hexToBytes('0x60aa601f5360206000fd')
+// mload(2^32 - 1): memory past any gas limit. Then MLOAD on an empty stack (its gas reads the stack).
+const MEMORY_OOG_CODE = hexToBytes('0x63ffffffff51')
+const MLOAD_EMPTY_CODE = hexToBytes('0x51')
 // Jumps over STOP, then mstore(0, 0) with PUSH0 (Shanghai) and returns the word.
 const PUSH0_CODE = hexToBytes('0x600456005b5f5f5260205ff3')
 
@@ -101,6 +129,9 @@ async function evmWith(fast: boolean, hardfork = 'prague') {
     [PUSH0_USER, PUSH0_CODE],
     [ASYNC, ASYNC_CODE],
     [ASYNC_FAILING, ASYNC_FAILING_CODE],
+    [REVERTING, REVERTING_CODE],
+    [MEMORY_OOG, MEMORY_OOG_CODE],
+    [MLOAD_EMPTY, MLOAD_EMPTY_CODE],
   ] as const)
     await evm.stateManager.putCode(address, code)
   if (fast) await installFastInterpreter(evm)
@@ -138,6 +169,9 @@ const RUNS: Record<string, { to?: Address; data?: Uint8Array; gasLimit: bigint; 
   'jump into push data': { to: INTO_PUSH, gasLimit: 100_000n, error: 'invalid JUMP' },
   'async handler': { to: ASYNC, gasLimit: 100_000n, error: undefined },
   'async handler failing': { to: ASYNC_FAILING, gasLimit: 100_000n, error: 'stack underflow' },
+  'revert with data': { to: REVERTING, gasLimit: 100_000n, error: 'revert' },
+  'memory past the gas': { to: MEMORY_OOG, gasLimit: 100_000n, error: 'out of gas' },
+  'gas of an opcode on an empty stack': { to: MLOAD_EMPTY, gasLimit: 100_000n, error: 'stack underflow' },
   'out of gas': { to: MAIN, data: word('7'), gasLimit: 20_000n, error: 'out of gas' },
   // Deploys Main: codecopy(0, 11, size); return(0, size).
   deployment: {
@@ -238,4 +272,19 @@ test('behavior: the EIP lookup answers as Common does, across hardforks, EIP lis
   expect(fastAnswers(copy)).toEqual(stockAnswers(copy))
   expect(fastAnswers(fast)).toEqual(stockAnswers(fast))
   expect(fastAnswers(fast).filter(Boolean).length).toBeGreaterThan(5)
+})
+
+test('behavior: the journal warms addresses as ethereumjs warms them', async () => {
+  const addresses = ['0000000000000000000000000000000000000001', '0x00000000000000000000000000000000000000aB', '0xnothex', '']
+  const journals = []
+  for (const fast of [false, true]) {
+    const journal = (await createEVM({ common: createDevCommon({ chainId: 1n, hardfork: 'prague' }) })).journal as unknown as WarmJournal
+    if (fast) installWarmJournal(journal)
+    for (const [i, address] of addresses.entries()) journal.addAlwaysWarmAddress(address, i % 2 === 1)
+    ;(journal as unknown as { addAlwaysWarmSlot(address: string, slot: string, toAccessList: boolean): void }).addAlwaysWarmSlot('0x00000000000000000000000000000000000000cc', '0x01', true)
+    journals.push({ warm: [...journal.alwaysWarmJournal].map(([a, slots]) => [a, [...slots]]), accessList: [...(journal.accessList ?? [])].map(([a, slots]) => [a, [...slots]]) })
+    expect(() => journal.addAlwaysWarmAddress(7 as unknown as string)).toThrow('[stripHexPrefix] input must be type')
+  }
+  expect(journals[0]!.warm.map(([a]) => a)).toContain('00000000000000000000000000000000000000aB')
+  expect(journals[1]).toEqual(journals[0])
 })

@@ -1,0 +1,192 @@
+/**
+ * The opcode table the fast interpreter reads (see `fastInterpreter.ts`): ethereumjs's own, with
+ * copies of its hottest handlers that skip the hex strings ethereumjs turns words through, and
+ * synchronous copies of the gas handlers of memory opcodes (ethereumjs's are async functions, a
+ * promise each step).
+ * Owns: those copies (ethereumjs 10.1.3 `opcodes/functions.js`, `opcodes/gas.js`,
+ * `opcodes/util.js#subMemUsage`, line for line but for the word conversions and `async`), and the
+ * rule that swaps one in only where the table still holds ethereumjs's own: a custom opcode keeps
+ * its handler. A test pins the sources copied.
+ * Leaves everything else to ethereumjs's table.
+ */
+import type { Common } from '@ethereumjs/common'
+import { getOpcodesForHF } from '@ethereumjs/evm'
+import { bytesToBigInt } from '@ethereumjs/util'
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import { readWord, wordBytes, writeWord } from './word.js'
+
+/** The parts of ethereumjs's `RunState` the handlers below use. */
+export interface OpcodeRunState {
+  readonly stack: { pop(): bigint; popN(n: number): bigint[]; peek(n?: number): bigint[]; push(value: bigint): void }
+  readonly memory: { _store: Uint8Array; extend(offset: number, size: number): void; read(offset: number, size: number, avoidCopy?: boolean): Uint8Array }
+  readonly interpreter: { getCallData(): Uint8Array; getCallDataSize(): bigint; storageLoad(key: Uint8Array): Promise<Uint8Array> }
+  memoryWordCount: bigint
+  highestMemCost: bigint
+}
+type OpHandler = (runState: OpcodeRunState, common: Common) => unknown
+/** A gas handler that answers at once: the gas of the step, `gas` its static part. */
+export type SyncGasHandler = (runState: OpcodeRunState, gas: bigint, common: Common) => bigint
+
+/** What the interpreter reads of an opcode: ethereumjs's `OpcodeMapEntry`, and the fast table's synchronous gas. */
+export interface OpcodeEntry {
+  readonly opcodeInfo: { readonly code: number; readonly feeBigInt: bigint; readonly dynamicGas: boolean; readonly isAsync: boolean; readonly isInvalid: boolean }
+  readonly opHandler: OpHandler
+  readonly gasHandler?: unknown
+  readonly syncGas?: SyncGasHandler
+}
+export type OpcodeTable = readonly OpcodeEntry[]
+
+/** The handlers swapped in, by opcode; each does what ethereumjs's does, without hex strings. */
+const FAST_HANDLERS: ReadonlyMap<number, OpHandler> = new Map<number, OpHandler>([
+  // KECCAK256
+  [
+    0x20,
+    (runState, common) => {
+      const [offset, length] = runState.stack.popN(2) as [bigint, bigint]
+      let data: Uint8Array = new Uint8Array(0)
+      if (length !== 0n) data = runState.memory.read(Number(offset), Number(length))
+      runState.stack.push(readWord((common.customCrypto.keccak256 ?? keccak_256)(data)))
+    },
+  ],
+  // CALLDATALOAD
+  [
+    0x35,
+    (runState) => {
+      const pos = runState.stack.pop()
+      if (pos > runState.interpreter.getCallDataSize()) {
+        runState.stack.push(0n)
+        return
+      }
+      const i = Number(pos)
+      let loaded = runState.interpreter.getCallData().subarray(i, i + 32)
+      if (loaded.length === 32) {
+        runState.stack.push(readWord(loaded))
+        return
+      }
+      loaded = loaded.length ? loaded : Uint8Array.from([0])
+      let r = bytesToBigInt(loaded)
+      if (loaded.length < 32) r = r << (8n * BigInt(32 - loaded.length))
+      runState.stack.push(r)
+    },
+  ],
+  // MLOAD
+  [
+    0x51,
+    (runState) => {
+      const pos = runState.stack.pop()
+      runState.stack.push(readWord(runState.memory.read(Number(pos), 32, true)))
+    },
+  ],
+  // MSTORE: ethereumjs's `memory.write(offset, 32, word)` is this extend and copy.
+  [
+    0x52,
+    (runState) => {
+      const [offset, word] = runState.stack.popN(2) as [bigint, bigint]
+      const at = Number(offset)
+      runState.memory.extend(at, 32)
+      writeWord(runState.memory._store, at, word)
+    },
+  ],
+  // SLOAD
+  [
+    0x54,
+    async (runState) => {
+      const key = runState.stack.pop()
+      const value = await runState.interpreter.storageLoad(wordBytes(key))
+      runState.stack.push(value.length === 0 ? 0n : value.length === 32 ? readWord(value) : bytesToBigInt(value))
+    },
+  ],
+])
+
+/** ethereumjs's `mod` (`opcodes/util.js`). */
+function mod(a: bigint, b: bigint): bigint {
+  let r = a % b
+  if (r < 0n) r = b + r
+  return r
+}
+
+/** ethereumjs's `divCeil` (`opcodes/util.js`). */
+function divCeil(a: bigint, b: bigint): bigint {
+  const div = a / b
+  const modulus = mod(a, b)
+  // Fast case - exact division
+  if (modulus === 0n) return div
+  // Round up
+  return div < 0n ? div - 1n : div + 1n
+}
+
+/** ethereumjs's `subMemUsage` (`opcodes/util.js`): the gas of growing memory to cover `offset + length`. */
+function subMemUsage(runState: OpcodeRunState, offset: bigint, length: bigint, common: Common): bigint {
+  // YP (225): access with zero length will not extend the memory
+  if (length === 0n) return 0n
+  const newMemoryWordCount = divCeil(offset + length, 32n)
+  if (newMemoryWordCount <= runState.memoryWordCount) return 0n
+  const words = newMemoryWordCount
+  const fee = common.param('memoryGas')
+  const quadCoefficient = common.param('quadCoefficientDivGas')
+  // words * 3 + words ^2 / 512
+  let cost = words * fee + (words * words) / quadCoefficient
+  if (cost > runState.highestMemCost) {
+    const currentHighestMemCost = runState.highestMemCost
+    runState.highestMemCost = cost
+    cost -= currentHighestMemCost
+  }
+  runState.memoryWordCount = newMemoryWordCount
+  return cost
+}
+
+/** Memory growth of the range the top two stack words name (offset, length). */
+const rangeGas: SyncGasHandler = (runState, gas, common) => {
+  const [offset, length] = runState.stack.peek(2) as [bigint, bigint]
+  return gas + subMemUsage(runState, offset, length, common)
+}
+
+/** Synchronous copies of ethereumjs's gas handlers, by opcode. */
+const SYNC_GAS: ReadonlyMap<number, SyncGasHandler> = new Map<number, SyncGasHandler>([
+  // KECCAK256
+  [
+    0x20,
+    (runState, gas, common) => {
+      const [offset, length] = runState.stack.peek(2) as [bigint, bigint]
+      gas += subMemUsage(runState, offset, length, common)
+      gas += common.param('keccak256WordGas') * divCeil(length, 32n)
+      return gas
+    },
+  ],
+  // MLOAD
+  [0x51, (runState, gas, common) => gas + subMemUsage(runState, runState.stack.peek()[0]!, 32n, common)],
+  // MSTORE
+  [0x52, (runState, gas, common) => gas + subMemUsage(runState, runState.stack.peek()[0]!, 32n, common)],
+  // MSTORE8
+  [0x53, (runState, gas, common) => gas + subMemUsage(runState, runState.stack.peek()[0]!, 1n, common)],
+  // RETURN
+  [0xf3, rangeGas],
+  // REVERT
+  [0xfd, rangeGas],
+])
+
+/** ethereumjs's own handlers (a table entry holding another belongs to a custom opcode). */
+let stock: { readonly handlers: ReadonlyMap<number, unknown>; readonly gas: ReadonlyMap<number, unknown> } | undefined
+/** Each ethereumjs opcode table with the fast copies swapped in (a hardfork change builds a new table). */
+const fastTables = new WeakMap<OpcodeTable, OpcodeTable>()
+
+/** `table` with the fast handlers and synchronous gas where it holds ethereumjs's own. */
+export function fastTable(table: OpcodeTable, common: Common): OpcodeTable {
+  let fast = fastTables.get(table)
+  if (fast !== undefined) return fast
+  if (stock === undefined) {
+    const { handlers, dynamicGasHandlers } = getOpcodesForHF(common)
+    stock = { handlers, gas: dynamicGasHandlers }
+  }
+  const { handlers, gas } = stock
+  fast = table.map((entry, op) => {
+    const handler = FAST_HANDLERS.get(op)
+    const syncGas = SYNC_GAS.get(op)
+    const ownHandler = handler !== undefined && entry.opHandler === handlers.get(op)
+    const ownGas = syncGas !== undefined && entry.opcodeInfo.dynamicGas && entry.gasHandler === gas.get(op)
+    if (!ownHandler && !ownGas) return entry
+    return { ...entry, ...(ownHandler ? { opHandler: handler } : {}), ...(ownGas ? { syncGas } : {}) }
+  })
+  fastTables.set(table, fast)
+  return fast
+}
