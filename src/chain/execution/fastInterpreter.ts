@@ -18,7 +18,7 @@ import { EVMError, type EVM } from '@ethereumjs/evm'
 import { EthereumJSErrorWithoutCode } from '@ethereumjs/util'
 import { installFastEIPLookup } from './eipLookup.js'
 import { fastTable, type OpcodeEntry, type OpcodeRunState, type OpcodeTable } from './fastOpcodes.js'
-import { installLeanEvm, interpreterClass, leanRunInterpreter, type InterpreterClass } from './leanEvm.js'
+import { installLeanEvm, leanRunInterpreter, type InterpreterClass } from './leanEvm.js'
 import { installWarmJournal, type WarmJournal } from './warmJournal.js'
 
 /** What a jump analysis hands the interpreter (it only reads it). */
@@ -100,6 +100,8 @@ function fastSubclass(Interpreter: InterpreterClass): InterpreterClass {
         throw EthereumJSErrorWithoutCode('Internal error: program counter not in range')
       }
       let err: EVMError | undefined
+      // `lookupOpInfo`'s table, looked up once a frame.
+      const table = fastTable(this._evm._opcodeMap, common)
       let cachedOpcodes: OpcodeEntry[] | undefined
       let doJumpAnalysis = true
       const evm = this._evm
@@ -125,11 +127,11 @@ function fastSubclass(Interpreter: InterpreterClass): InterpreterClass {
         }
         runState.opCode = opCode
         try {
-          const entry = opCodeObj ?? this.lookupOpInfo(opCode)
+          const entry = opCodeObj ?? table[opCode]!
           const info = entry.opcodeInfo
           const syncGas = entry.syncGas
           if ((info.dynamicGas && syncGas === undefined) || runState.eip7928PostTargetCallOog !== undefined || evm.events.listenerCount('step') > 0 || evm.DEBUG) {
-            await this.runStep(opCodeObj)
+            await this.runStep(entry)
           } else {
             // ethereumjs's `runStep` for an opcode of static or synchronous gas, its handler awaited only when it is async.
             let gas = info.feeBigInt
@@ -189,8 +191,7 @@ function fastSubclass(Interpreter: InterpreterClass): InterpreterClass {
 /** Installs the fast interpreter on `evm` (and the lean methods, see `leanEvm.ts`), the EIP lookup on its Common, the warm-address journal. */
 export async function installFastInterpreter(evm: EVM): Promise<void> {
   if (installed.has(evm)) return
-  await installLeanEvm(evm)
-  const Interpreter = await interpreterClass(evm)
+  const Interpreter = await installLeanEvm(evm)
   const internals = evm as unknown as { common: Common; journal: WarmJournal; runInterpreter: unknown }
   installed.add(evm)
   internals.runInterpreter = leanRunInterpreter(fastSubclass(Interpreter))

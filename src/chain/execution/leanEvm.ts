@@ -95,8 +95,8 @@ export type InterpreterClass = new (
 const STOP = Uint8Array.of(0)
 /** EIPs whose frame charges and logs only ethereumjs's `_executeCall` has (6800 and 7864: state trees; 7928: block access lists). */
 const OWN_CALL_EIPS = [2780, 6800, 7708, 7864, 7928] as const
-/** Marks an EVM that runs the lean method already. */
-const installed = new WeakSet<object>()
+/** Each EVM that runs the lean method already, and ethereumjs's `Interpreter` class it found. */
+const installed = new WeakMap<object, InterpreterClass>()
 
 /**
  * The `Interpreter` class of `evm`'s ethereumjs. Its package exports no such name, but every run's
@@ -107,16 +107,21 @@ export async function interpreterClass(evm: EVM): Promise<InterpreterClass> {
   return (result.runState as unknown as { interpreter: { constructor: InterpreterClass } }).interpreter.constructor
 }
 
-/** Installs the lean methods on `evm` (its own properties; other EVMs keep ethereumjs's). */
-export async function installLeanEvm(evm: EVM): Promise<void> {
+/**
+ * Installs the lean methods on `evm` (its own properties; other EVMs keep ethereumjs's), and
+ * hands back ethereumjs's `Interpreter` class (see `interpreterClass`).
+ */
+export async function installLeanEvm(evm: EVM): Promise<InterpreterClass> {
   const internals = evm as unknown as EVMInternals
-  if (installed.has(evm)) return
+  const known = installed.get(evm)
+  if (known !== undefined) return known
   const Interpreter = await interpreterClass(evm)
-  installed.add(evm)
+  installed.set(evm, Interpreter)
   internals.runInterpreter = leanRunInterpreter(Interpreter)
   const common = internals.common
   const profiled = (internals._optsCached.profiler as { enabled?: boolean } | undefined)?.enabled === true
   if (!profiled && !internals.DEBUG && !OWN_CALL_EIPS.some((eip) => common.isActivatedEIP(eip))) internals._executeCall = leanExecuteCall
+  return Interpreter
 }
 
 /** `EVM._executeCall` for a message to an address, the EIPs of `OWN_CALL_EIPS` off. */
