@@ -25,10 +25,11 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
   const Journal = Object.getPrototypeOf(evm.journal) as Record<string, unknown>
   // subMemUsage, divCeil and mod are not exported: their text in ethereumjs's file.
   const util = readFileSync(new URL('../../node_modules/@ethereumjs/evm/dist/esm/opcodes/util.js', import.meta.url), 'utf8')
-  const utilFunction = (name: string) => {
-    const at = util.indexOf(`export function ${name}(`)
+  const eip2929 = readFileSync(new URL('../../node_modules/@ethereumjs/evm/dist/esm/opcodes/EIP2929.js', import.meta.url), 'utf8')
+  const utilFunction = (name: string, file = util) => {
+    const at = file.indexOf(`export function ${name}(`)
     expect(at, name).toBeGreaterThan(-1)
-    return util.slice(at).split('\n}\n')[0]
+    return file.slice(at).split('\n}\n')[0]
   }
   const memory = (await createEVM({ common })).runCode({ code: Uint8Array.of(0), gasLimit: 0n })
   const Memory = Object.getPrototypeOf((await memory).runState!.memory) as Record<string, unknown>
@@ -39,8 +40,9 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
     mstore: fingerprint(handlers.get(0x52)),
     sload: fingerprint(handlers.get(0x54)),
     memoryWrite: fingerprint(Memory.write),
-    gas: [0x20, 0x51, 0x52, 0x53, 0xf3, 0xfd].map((op) => fingerprint(dynamicGasHandlers.get(op))).join(' '),
-    subMemUsage: fingerprint(['subMemUsage', 'divCeil', 'mod'].map(utilFunction).join()),
+    gas: [0x20, 0x51, 0x52, 0x53, 0x54, 0xf3, 0xfd].map((op) => fingerprint(dynamicGasHandlers.get(op))).join(' '),
+    subMemUsage: fingerprint(['subMemUsage', 'divCeil', 'mod'].map((name) => utilFunction(name)).join()),
+    accessStorageEIP2929: fingerprint(utilFunction('accessStorageEIP2929', eip2929)),
     addAlwaysWarmAddress: fingerprint(Journal.addAlwaysWarmAddress),
     stripHexPrefix: fingerprint(stripHexPrefix),
     run: fingerprint(Interpreter.run),
@@ -51,10 +53,11 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
     buildEIPs: fingerprint((Common.prototype as unknown as Record<string, unknown>)._buildActivatedEIPsCache),
   }).toMatchInlineSnapshot(`
     {
+      "accessStorageEIP2929": "ecce6a230baafee4",
       "addAlwaysWarmAddress": "e56b9c77a3644e6c",
       "buildEIPs": "b204c580ddbd8688",
       "calldataload": "f5788778df413f6f",
-      "gas": "5842e8c742c7782c 160c132911371eb2 6ad9393e3de696fe 50702563129d262a 78f2f17fb10abd8e 78f2f17fb10abd8e",
+      "gas": "5842e8c742c7782c 160c132911371eb2 6ad9393e3de696fe 50702563129d262a bcc3d658b9e4417b 78f2f17fb10abd8e 78f2f17fb10abd8e",
       "isActivatedEIP": "931ac8a66349e377",
       "jumpAnalysis": "a30ec99e04e322ec",
       "keccak256": "5ec46a4fd5dac211",
@@ -81,6 +84,7 @@ const ASYNC_FAILING = createAddressFromString('0x0000000000000000000000000000000
 const REVERTING = createAddressFromString('0x00000000000000000000000000000000000000b5')
 const MEMORY_OOG = createAddressFromString('0x00000000000000000000000000000000000000b6')
 const MLOAD_EMPTY = createAddressFromString('0x00000000000000000000000000000000000000b7')
+const COLD_READ = createAddressFromString('0x00000000000000000000000000000000000000b8')
 const bytecode = (...parts: string[]) => hexToBytes(`0x${parts.join('')}`)
 
 // Main: x = calldataload(0); mstore(0, x); h = keccak256(0, 32); sstore(h, x); mstore(32, sload(h));
@@ -115,6 +119,8 @@ const REVERTING_CODE = hexToBytes('0x60aa601f5360206000fd')
 // mload(2^32 - 1): memory past any gas limit. Then MLOAD on an empty stack (its gas reads the stack).
 const MEMORY_OOG_CODE = hexToBytes('0x63ffffffff51')
 const MLOAD_EMPTY_CODE = hexToBytes('0x51')
+// mstore(0, sload(7)) (a cold slot), sload(7) again (warm); return(0, 32)
+const COLD_READ_CODE = hexToBytes('0x6007546000526007545060206000f3')
 // Jumps over STOP, then mstore(0, 0) with PUSH0 (Shanghai) and returns the word.
 const PUSH0_CODE = hexToBytes('0x600456005b5f5f5260205ff3')
 
@@ -132,6 +138,7 @@ async function evmWith(fast: boolean, hardfork = 'prague') {
     [REVERTING, REVERTING_CODE],
     [MEMORY_OOG, MEMORY_OOG_CODE],
     [MLOAD_EMPTY, MLOAD_EMPTY_CODE],
+    [COLD_READ, COLD_READ_CODE],
   ] as const)
     await evm.stateManager.putCode(address, code)
   if (fast) await installFastInterpreter(evm)
@@ -147,6 +154,8 @@ async function runOn(evm: EVM, run: { to?: Address; data?: Uint8Array; gasLimit:
   const record = (step: { pc: number; opcode: { name: string }; gasLeft: bigint; stack: bigint[]; depth: number }) =>
     steps.push(`${step.depth} ${step.pc} ${step.opcode.name} ${step.gasLeft} ${step.stack.join(',')}`)
   if (watched) evm.events.on('step', record)
+  // As the chain's executor does before each run: no address or slot stays warm from the last.
+  evm.journal.cleanJournal()
   const { execResult, createdAddress } = await evm.runCall({ caller: CALLER, origin: CALLER, ...run })
   if (watched) evm.events.off('step', record)
   return {
@@ -169,6 +178,7 @@ const RUNS: Record<string, { to?: Address; data?: Uint8Array; gasLimit: bigint; 
   'jump into push data': { to: INTO_PUSH, gasLimit: 100_000n, error: 'invalid JUMP' },
   'async handler': { to: ASYNC, gasLimit: 100_000n, error: undefined },
   'async handler failing': { to: ASYNC_FAILING, gasLimit: 100_000n, error: 'stack underflow' },
+  'cold then warm storage read': { to: COLD_READ, gasLimit: 100_000n, error: undefined },
   'revert with data': { to: REVERTING, gasLimit: 100_000n, error: 'revert' },
   'memory past the gas': { to: MEMORY_OOG, gasLimit: 100_000n, error: 'out of gas' },
   'gas of an opcode on an empty stack': { to: MLOAD_EMPTY, gasLimit: 100_000n, error: 'stack underflow' },

@@ -4,7 +4,8 @@
  * synchronous copies of the gas handlers of memory opcodes (ethereumjs's are async functions, a
  * promise each step).
  * Owns: those copies (ethereumjs 10.1.3 `opcodes/functions.js`, `opcodes/gas.js`,
- * `opcodes/util.js#subMemUsage`, line for line but for the word conversions and `async`), and the
+ * `opcodes/util.js#subMemUsage`, `opcodes/EIP2929.js#accessStorageEIP2929`, line for line but for
+ * the word conversions, `async`, and the state-tree EIPs the fast loop leaves to ethereumjs), and the
  * rule that swaps one in only where the table still holds ethereumjs's own: a custom opcode keeps
  * its handler. A test pins the sources copied.
  * Leaves everything else to ethereumjs's table.
@@ -19,7 +20,13 @@ import { readWord, wordBytes, writeWord } from './word.js'
 export interface OpcodeRunState {
   readonly stack: { pop(): bigint; popN(n: number): bigint[]; peek(n?: number): bigint[]; push(value: bigint): void }
   readonly memory: { _store: Uint8Array; extend(offset: number, size: number): void; read(offset: number, size: number, avoidCopy?: boolean): Uint8Array }
-  readonly interpreter: { getCallData(): Uint8Array; getCallDataSize(): bigint; storageLoad(key: Uint8Array): Promise<Uint8Array> }
+  readonly interpreter: {
+    getCallData(): Uint8Array
+    getCallDataSize(): bigint
+    storageLoad(key: Uint8Array): Promise<Uint8Array>
+    getAddress(): { readonly bytes: Uint8Array }
+    readonly journal: { isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean; addWarmedStorage(address: Uint8Array, slot: Uint8Array): void }
+  }
   memoryWordCount: bigint
   highestMemCost: bigint
 }
@@ -141,6 +148,22 @@ const rangeGas: SyncGasHandler = (runState, gas, common) => {
   return gas + subMemUsage(runState, offset, length, common)
 }
 
+/**
+ * ethereumjs's `accessStorageEIP2929` (`opcodes/EIP2929.js`) for SLOAD: warms the slot, answers its
+ * cost. Its EIP-6800/7864 branches are left out: the fast loop never runs with those on.
+ */
+function sloadAccessGas(runState: OpcodeRunState, key: Uint8Array, common: Common): bigint {
+  if (!common.isActivatedEIP(2929)) return 0n
+  const address = runState.interpreter.getAddress().bytes
+  const slotIsCold = !runState.interpreter.journal.isWarmedStorage(address, key)
+  // Cold (SLOAD and SSTORE)
+  if (slotIsCold) {
+    runState.interpreter.journal.addWarmedStorage(address, key)
+    return common.param('coldsloadGas')
+  }
+  return common.param('warmstoragereadGas')
+}
+
 /** Synchronous copies of ethereumjs's gas handlers, by opcode. */
 const SYNC_GAS: ReadonlyMap<number, SyncGasHandler> = new Map<number, SyncGasHandler>([
   // KECCAK256
@@ -159,6 +182,15 @@ const SYNC_GAS: ReadonlyMap<number, SyncGasHandler> = new Map<number, SyncGasHan
   [0x52, (runState, gas, common) => gas + subMemUsage(runState, runState.stack.peek()[0]!, 32n, common)],
   // MSTORE8
   [0x53, (runState, gas, common) => gas + subMemUsage(runState, runState.stack.peek()[0]!, 1n, common)],
+  // SLOAD (its EIP-6800/7864 branch left out, as in `sloadAccessGas`)
+  [
+    0x54,
+    (runState, gas, common) => {
+      const key = runState.stack.peek()[0]!
+      if (common.isActivatedEIP(2929)) gas += sloadAccessGas(runState, wordBytes(key), common)
+      return gas
+    },
+  ],
   // RETURN
   [0xf3, rangeGas],
   // REVERT
