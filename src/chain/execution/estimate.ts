@@ -64,11 +64,12 @@ export async function estimateGas(executor: CallExecutor, params: CallParams, vi
 
 /**
  * Whether a successful run, watched as `observation`, would run the same with `less` gas fewer
- * (and so succeed with exactly what it used). With `less` gas fewer every frame point sees `less`
- * less gas left and nothing else changes, as long as no point reads the gas left: out of gas
- * cannot happen (the run never needed the gas it had spare), so only GAS, the 63/64 rule of a
- * call or create, a read of the balance that bought the gas, or an SSTORE left with no more than
- * the stipend could tell the difference. The first four make the record gas-dependent.
+ * (and so succeed with exactly what it used). A record that is not gas-dependent saw no call or
+ * create, so the run had one frame, and with `less` gas fewer that frame has `less` less left at
+ * every step and nothing else changes unless a step reads the gas left: running out cannot
+ * happen (the run never touched its spare gas; a deployment's code deposit included), GAS, the
+ * 63/64 rule and reads of the balance that bought the gas make the record gas-dependent, and
+ * what is left is SSTORE's stipend check, which must still pass.
  */
 function succeedsWithAsMuchLess(observation: GasObservation, less: bigint): boolean {
   if (observation.gasDependent) return false
