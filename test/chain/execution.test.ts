@@ -2,16 +2,9 @@ import { createEOACode7702Tx, createFeeMarket1559Tx } from '@ethereumjs/tx'
 import { bytesToHex, eoaCode7702SignAuthorization, hexToBytes } from '@ethereumjs/util'
 import { afterEach, expect, test, vi } from 'vitest'
 import { CallExecutor } from '../../src/chain/execution/executor.js'
-import { createRingchain, type Ringchain } from '../../src/index.js'
+import type { Ringchain } from '../../src/index.js'
 import { STORE_INITCODE, initcode, storeCalldata, word } from '../helpers/chain.js'
-
-/** 64 bytes of calldata: SSTORE(word 0, word 1); 32 bytes: return SLOAD(word 0). */
-const READ_WRITE_RUNTIME = '0x36602014600f5760203560003555005b6000355460005260206000f3'
-
-/** Forwards its calldata to `target` with all its gas (so the callee gets 63/64 of it); reverts if that call fails. */
-function proxyRuntime(target: string): string {
-  return `0x3660006000376000600036600060007 3${target.slice(2)}5a f115602b57005b600080fd`.replaceAll(' ', '')
-}
+import { READ_WRITE_RUNTIME, bruteForce, estimateSetup, proxyRuntime } from '../helpers/estimate.js'
 
 const open: Ringchain[] = []
 afterEach(async () => {
@@ -19,40 +12,7 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((rc) => rc.close()))
 })
 
-type Hex = `0x${string}`
-
-async function setup() {
-  const rc = await createRingchain({ deterministic: true })
-  open.push(rc)
-  const [a, b] = rc.accounts as [{ address: Hex; privateKey: Hex }, { address: Hex; privateKey: Hex }]
-  const request = (method: string, params: unknown[]) => rc.request({ method, params })
-  const deploy = async (code: string) => {
-    const hash = await request('eth_sendTransaction', [{ from: a.address, data: code }])
-    return ((await request('eth_getTransactionReceipt', [hash])) as { contractAddress: Hex }).contractAddress
-  }
-  return { rc, a, b, request, deploy }
-}
-
-/** The least gas with which eth_call succeeds, by binary search from the bottom of the range up to the cap, independent of the estimator. */
-async function bruteForce(request: (m: string, p: unknown[]) => Promise<unknown>, call: Record<string, unknown>): Promise<bigint> {
-  const succeeds = async (gas: bigint) => {
-    try {
-      await request('eth_call', [{ ...call, gas: `0x${gas.toString(16)}` }, 'latest'])
-      return true
-    } catch {
-      return false
-    }
-  }
-  let lo = 20_999n
-  let hi = 16_777_216n
-  expect(await succeeds(hi)).toBe(true)
-  while (hi - lo > 1n) {
-    const mid = (lo + hi) / 2n
-    if (await succeeds(mid)) hi = mid
-    else lo = mid
-  }
-  return hi
-}
+const setup = () => estimateSetup(open)
 
 test('behavior: estimates are the least gas that succeeds, as a brute-force search finds it', async () => {
   const { a, b, request, deploy } = await setup()

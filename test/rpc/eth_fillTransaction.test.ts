@@ -66,6 +66,15 @@ test('args: gasPrice gives a legacy transaction (geth), without chainId', async 
   expect(hexToBytes(raw)[0]! >= 0xc0).toBe(true)
 })
 
+test('args: accessList: carried into raw, and tx lists it as the decoded transaction does', async () => {
+  const { rc, a, request, store } = await setup()
+  const accessList = [{ address: store, storageKeys: [bytesToHex(storeCalldata(0n, 1n).subarray(32))] }]
+  const { raw, tx } = (await request('eth_fillTransaction', [{ from: a.address, to: store, data: bytesToHex(storeCalldata(1n, 2n)), accessList }])) as Filled
+  const decoded = createTxFromRLP(hexToBytes(raw), { common: rc.chain.common })
+  expect(tx.accessList).toEqual(accessList)
+  expect(tx.accessList).toEqual((decoded.toJSON() as { accessList: unknown }).accessList)
+})
+
 test('error: a creation without data', async () => {
   const { a, request } = await setup()
   await expect(request('eth_fillTransaction', [{ from: a.address }])).rejects.toThrow('contract creation without any data provided')

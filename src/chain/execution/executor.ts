@@ -20,6 +20,7 @@ import type { StateReader } from '../state.js'
 import { RingStateManager } from '../stateManager.js'
 import { applyAuthorizations } from './authorizations.js'
 import { installFastInterpreter } from './fastInterpreter.js'
+import { GasObserver, type GasObservation } from './gasObservation.js'
 import { callPricing, chargeForGas, checkFeeCaps } from './fees.js'
 import type { CallParams } from './params.js'
 import { attachConsole, type ConsoleCall } from '../console/attach.js'
@@ -68,6 +69,8 @@ export class CallExecutor {
   readonly #blockchain: VM['blockchain']
   readonly #sm: RingStateManager
   #vm: Promise<VM> | undefined
+  /** Wraps the VM's gas-reading opcodes from its first run on, before anything runs on it. */
+  #observer: GasObserver | undefined
   #queue: Promise<unknown> = Promise.resolve()
   readonly #reporter: ExecutionReporter | undefined
   /** Call blocks per header, keyed by the base fee they carry. */
@@ -85,19 +88,25 @@ export class CallExecutor {
 
   /**
    * Runs `call` on `view` with `gas` (fixed costs included, at least `call.intrinsic`), as the
-   * execution of a transaction: nothing it writes outlives the run.
+   * execution of a transaction: nothing it writes outlives the run. With `observation`, records
+   * there where the run could see its gas limit.
    */
-  run(call: PreparedCall, view: CallView, gas: bigint, report?: ConsoleSource): Promise<CallRun> {
-    const reporter = this.#reporter
-    if (report === undefined || reporter === undefined) return this.#exclusive((vm) => this.#run(vm, call, view, gas))
+  run(call: PreparedCall, view: CallView, gas: bigint, report?: ConsoleSource, observation?: GasObservation): Promise<CallRun> {
+    const reporter = report === undefined ? undefined : this.#reporter
+    if (reporter === undefined && observation === undefined) return this.#exclusive((vm) => this.#run(vm, call, view, gas))
     return this.#exclusive(async (vm) => {
       const calls: ConsoleCall[] = []
-      const detach = attachConsole(vm.evm, (c) => calls.push(c))
+      const detach = reporter === undefined ? undefined : attachConsole(vm.evm, (c) => calls.push(c))
+      // Only the estimator watches a run for what its gas limit decides (see `gasObservation.ts`).
+      if (observation !== undefined) this.#observer!.start(observation, call.params.from ?? ZERO_ADDRESS)
       try {
         return await this.#run(vm, call, view, gas)
       } finally {
-        detach()
-        reportExecution(reporter, report, calls)
+        this.#observer!.stop()
+        if (detach !== undefined) {
+          detach()
+          reportExecution(reporter!, report!, calls)
+        }
       }
     })
   }
@@ -191,6 +200,7 @@ export class CallExecutor {
       const vm = await this.#vm
       // createVM builds an EVM (the interface type hides the journal and transient storage).
       const evm = vm.evm as EVM
+      this.#observer ??= new GasObserver(evm, this.#common)
       evm.journal.cleanJournal()
       evm.transientStorage.clear()
       return fn(vm)

@@ -8,7 +8,7 @@
  * `eth_sendTransaction` fills here: nonce from the pending pool, gas estimated against the pending
  * state, fees from the next block's base fee plus a 1 gwei tip.
  */
-import { TransactionType, createTx, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
+import { TransactionType, accessListBytesToJSON, createTx, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { Chain } from '../../chain/chain.js'
 import type { ChainFor } from '../context.js'
@@ -32,7 +32,9 @@ export function fillTransactionMethod(chainFor: ChainFor): MethodSpec {
     const chain = await chainFor(ctx)
     const tx = await fillTransaction(chain, request)
     const raw = tx.serialize()
-    return { raw: toData(raw), tx: transactionJson(tx, keccak_256(raw)) }
+    // The chain's keccak (WebAssembly once loaded), as web3_sha3 hashes.
+    const keccak = chain.common.customCrypto.keccak256 ?? keccak_256
+    return { raw: toData(raw), tx: transactionJson(tx, keccak(raw)) }
   })
 }
 
@@ -103,7 +105,6 @@ export async function fillTransaction(chain: Chain, request: TransactionRequest)
 
 /** geth's JSON of an unsigned transaction: its fields, a zero signature, and the hash of its encoding. */
 function transactionJson(tx: TypedTransaction, hash: Uint8Array): Record<string, unknown> {
-  const json = tx.toJSON() as Record<string, unknown>
   const out: Record<string, unknown> = { type: toQuantity(tx.type) }
   if (tx.type !== TransactionType.Legacy) out.chainId = toQuantity(tx.common.chainId())
   out.nonce = toQuantity(tx.nonce)
@@ -117,8 +118,9 @@ function transactionJson(tx: TypedTransaction, hash: Uint8Array): Record<string,
   }
   out.value = toQuantity(tx.value)
   out.input = toData(tx.data)
-  if (tx.type !== TransactionType.Legacy) out.accessList = json.accessList ?? []
-  if (tx.type === TransactionType.EOACodeEIP7702) out.authorizationList = json.authorizationList ?? []
+  // ethereumjs's JSON of the lists, without the rest of its toJSON (hex of every field) on the common types.
+  if (tx.type !== TransactionType.Legacy && 'accessList' in tx) out.accessList = accessListBytesToJSON(tx.accessList)
+  if (tx.type === TransactionType.EOACodeEIP7702) out.authorizationList = (tx.toJSON() as { authorizationList?: unknown }).authorizationList ?? []
   out.v = '0x0'
   out.r = '0x0'
   out.s = '0x0'
