@@ -48,6 +48,15 @@ export function encodeAccount(record: AccountRecord): Uint8Array {
 /** A non-negative integer as RLP holds it: big-endian bytes without leading zeros (none for zero). */
 function unpadded(value: bigint): Uint8Array {
   if (value === 0n) return EMPTY_BYTES
+  // Nonces and small balances (under 2^48) without a hex string: byte by byte from a Number.
+  if (value < 0x1000000000000n) {
+    let n = Number(value)
+    let length = 0
+    for (let v = n; v > 0; v = Math.floor(v / 256)) length++
+    const out = new Uint8Array(length)
+    for (let i = length - 1; i >= 0; i--, n = Math.floor(n / 256)) out[i] = n % 256
+    return out
+  }
   const hex = value.toString(16)
   return Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex')
 }

@@ -4,7 +4,8 @@ import { Account, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
 import { encodeAccount } from '../../src/chain/encoding.js'
 
-const INTEGERS = [0n, 1n, 0x7fn, 0x80n, 0xffn, 0x100n, 10n ** 18n, 2n ** 64n - 1n, 2n ** 255n, 2n ** 256n - 1n]
+// 2^48 is where small values leave the Number path for the hex one.
+const INTEGERS = [0n, 1n, 0x7fn, 0x80n, 0xffn, 0x100n, 0xffffn, 0x10000n, 2n ** 40n - 1n, 2n ** 48n - 1n, 2n ** 48n, 2n ** 53n + 1n, 10n ** 18n, 2n ** 64n - 1n, 2n ** 255n, 2n ** 256n - 1n]
 const HASH = Uint8Array.from({ length: 32 }, (_, i) => i * 7 + 1)
 
 test('default: every nonce and balance boundary encodes as ethereumjs encodes it', () => {
