@@ -28,7 +28,7 @@ import { CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bytes
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { BlockBuilder, BuildStatus, buildBlock, encodeReceipt, runTx, type BuildBlockOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
-import { keyOf } from './encoding.js'
+import { encodeFlatList, keyOf } from './encoding.js'
 import { trieRoot, trieSet, type TrieNode } from './trie.js'
 
 /** The EIPs under which `LeanBlockBuilder` would build a different block than ethereumjs: those go to its builder. */
@@ -177,7 +177,7 @@ class LeanBlockBuilder extends BlockBuilder {
       ...(requestsHash === undefined ? {} : { requestsHash }),
     }
     const context = this.#context?.header
-    const header = context === undefined ? createBlockHeader({ ...state.headerData, ...results, timestamp: (state.headerData.timestamp as bigint | undefined) ?? 0n }, blockOpts) : withResults(context, results)
+    const header = context === undefined ? createBlockHeader({ ...state.headerData, ...results, timestamp: (state.headerData.timestamp as bigint | undefined) ?? 0n }, blockOpts) : withResults(context, results, common.customCrypto.keccak256 ?? keccak_256)
     const block = new Block(header, [...state.transactions], [], undefined, blockOpts)
     if (blockOpts.putBlockIntoBlockchain === true) await vm.blockchain.putBlock(block)
     state.blockStatus = { status: BuildStatus.Build, block }
@@ -225,11 +225,14 @@ class LeanBlockBuilder extends BlockBuilder {
  * same header data) with the block's results in place of its placeholders: the header ethereumjs's
  * `build` makes, without its constructor defaulting, converting and checking every field again.
  * All other fields were checked when the context was made; these are 32-byte hashes, the 256-byte
- * bloom and gas sums the builder kept within the limit. A fresh hash cache, frozen like its constructor's.
+ * bloom and gas sums the builder kept within the limit. Frozen like its constructor's, its hash cached.
  */
-function withResults(context: BlockHeader, results: BlockResults): BlockHeader {
+function withResults(context: BlockHeader, results: BlockResults, keccak: (data: Uint8Array) => Uint8Array): BlockHeader {
   const header = Object.create(Object.getPrototypeOf(context) as object) as BlockHeader
-  Object.assign(header, context, results, { cache: { hash: undefined } })
+  const cache: { hash: Uint8Array | undefined } = { hash: undefined }
+  Object.assign(header, context, results, { cache })
+  // Its hash, as `hash()` would cache it, with the header's flat RLP written in one pass.
+  cache.hash = keccak(encodeFlatList(header.raw()))
   Object.freeze(header)
   return header
 }
