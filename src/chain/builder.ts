@@ -14,29 +14,39 @@
  * header to `runTx`; and each trie root it computes makes a Merkle trie whose constructor probes
  * the terminal for colours. Here one header serves every transaction of the block (`runTx` reads
  * the gas used so far from its `blockGasUsed` option instead), the roots come from `trie.ts`, and
- * an empty withdrawal list is left out (the same block, without its trie).
+ * an empty withdrawal list is left out (the same block, without its trie). While the request
+ * queues are idle and no deposit was logged, the end-of-block request calls, which could give
+ * nothing, are not made, and `build` makes the header itself, once.
  * Forks whose block building differs (proof of work and clique rewards, EIP-7928 access lists,
  * EIP-8037 two-dimensional gas, EIP-7843 slot numbers, EIP-7864 binary trees) keep ethereumjs's
  * builder as it is.
  */
-import { Block, createBlock } from '@ethereumjs/block'
+import { Block, createBlock, createBlockHeader, genRequestsRoot, type BlockHeader } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
 import { Blob4844Tx, NetworkWrapperType, createMinimal4844TxFromNetworkWrapper, type TypedTransaction } from '@ethereumjs/tx'
-import { EthereumJSErrorWithoutCode, TypeOutput, toType } from '@ethereumjs/util'
+import { CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bytesToHex, toType } from '@ethereumjs/util'
+import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { BlockBuilder, buildBlock, encodeReceipt, runTx, type BuildBlockOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
-import { keyOf } from './encoding.js'
+import { BlockBuilder, BuildStatus, buildBlock, encodeReceipt, runTx, type BuildBlockOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { encodeFlatList, keyOf } from './encoding.js'
 import { trieRoot, trieSet, type TrieNode } from './trie.js'
 
 /** The EIPs under which `LeanBlockBuilder` would build a different block than ethereumjs: those go to its builder. */
 const OWN_BUILDER_EIPS = [7843, 7864, 7928, 8037] as const
 
-/** Starts a block on `vm` (system calls included), with the lean builder wherever it builds the same block. */
-export async function startBlock(vm: VM, opts: BuildBlockOpts): Promise<BlockBuilder> {
+/** The topic of the deposit contract's `DepositEvent` (EIP-6110 reads deposits from these logs). */
+const DEPOSIT_TOPIC = '0x649bbc62d0e31342afea4e5cd82d4049e7e1ee912fc0889aa790803be39038c5'
+
+/**
+ * Starts a block on `vm` (system calls included), with the lean builder wherever it builds the
+ * same block. `requestQueuesIdle` (see `systemContracts.ts`) tells when the end-of-block request
+ * calls can give nothing: then they are not made.
+ */
+export async function startBlock(vm: VM, opts: BuildBlockOpts, requestQueuesIdle?: () => boolean): Promise<BlockBuilder> {
   const common = vm.common
   const lean = common.consensusType() === 'pos' && !OWN_BUILDER_EIPS.some((eip) => common.isActivatedEIP(eip)) && opts.blockOpts?.cliqueSigner === undefined
   if (!lean) return buildBlock(vm, opts)
-  const builder = new LeanBlockBuilder(vm, opts)
+  const builder = new LeanBlockBuilder(vm, opts, requestQueuesIdle)
   await builder.initState()
   return builder
 }
@@ -50,6 +60,7 @@ interface BuilderState {
   readonly transactionResults: RunTxResult[]
   withdrawals: unknown[] | undefined
   checkpointed: boolean
+  blockStatus: { status: BuildStatus; block?: Block }
   _minerValue: bigint
   checkStatus(): void
 }
@@ -59,9 +70,11 @@ class LeanBlockBuilder extends BlockBuilder {
   #context: Block | undefined
   /** While `build` runs: the transactions of the block. */
   #ran: TypedTransaction[] | undefined
+  readonly #requestQueuesIdle: (() => boolean) | undefined
 
-  constructor(vm: VM, opts: BuildBlockOpts) {
+  constructor(vm: VM, opts: BuildBlockOpts, requestQueuesIdle?: () => boolean) {
     super(vm, opts)
+    this.#requestQueuesIdle = requestQueuesIdle
     // No withdrawals (a dev chain never has any) is the same block as an empty list: the header's
     // withdrawals root defaults to the empty trie's and the block's list to [], without a trie built.
     if (this.#state.withdrawals?.length === 0) this.#state.withdrawals = undefined
@@ -114,10 +127,69 @@ class LeanBlockBuilder extends BlockBuilder {
   /**
    * `BlockBuilder.build`, with the block holding the very transactions that were run. ethereumjs
    * makes each one again from its fields for its block, which costs a copy and loses what the
-   * pool's transaction has cached (its hash, its sender): here its block gets none (the roots
-   * come from `#ran`), and the block returned is its header with the transactions that ran.
+   * pool's transaction has cached (its hash, its sender): here the block is its header with the
+   * transactions that ran. When no request can come out of the block (no deposit log, request
+   * queues idle), the request system calls are not made, and the header is made once, here.
    */
   override async build(sealOpts?: Parameters<BlockBuilder['build']>[0]): ReturnType<BlockBuilder['build']> {
+    const requests = this.#noRequests()
+    return requests === undefined ? this.#buildWithEthereumjs(sealOpts) : this.#buildWithout(requests)
+  }
+
+  /**
+   * The requests of this block when none can come out of it: an empty one of each type
+   * ethereumjs's `accumulateRequests` would make, in its order. Undefined when that must run.
+   */
+  #noRequests(): CLRequest<CLRequestType>[] | undefined {
+    const state = this.#state
+    const common = state.vm.common
+    if (state.withdrawals !== undefined || common.isActivatedEIP(8282)) return undefined
+    if (!common.isActivatedEIP(7685)) return []
+    if (this.#requestQueuesIdle?.() !== true) return undefined
+    for (const result of state.transactionResults) {
+      for (const [, topics] of result.receipt.logs) if (topics.length > 0 && bytesToHex(topics[0]!) === DEPOSIT_TOPIC) return undefined
+    }
+    const requests: CLRequest<CLRequestType>[] = []
+    if (common.isActivatedEIP(6110)) requests.push(new CLRequest(CLRequestType.Deposit, new Uint8Array(0)))
+    if (common.isActivatedEIP(7002)) requests.push(new CLRequest(CLRequestType.Withdrawal, new Uint8Array(0)))
+    if (common.isActivatedEIP(7251)) requests.push(new CLRequest(CLRequestType.Consolidation, new Uint8Array(0)))
+    return requests
+  }
+
+  /** `BlockBuilder.build` step for step (no withdrawals, proof of stake, no clique) with `requests` as the block's. */
+  async #buildWithout(requests: CLRequest<CLRequestType>[]): ReturnType<BlockBuilder['build']> {
+    const state = this.#state
+    state.checkStatus()
+    const { vm, blockOpts } = state
+    const common = vm.common
+    const transactionsTrie = await this.transactionsTrie()
+    const receiptTrie = await this.receiptTrie()
+    const logsBloom = this.logsBloom()
+    const requestsHash = common.isActivatedEIP(7685) ? genRequestsRoot(requests, common.customCrypto.sha256 ?? sha256) : undefined
+    const stateRoot = await vm.stateManager.getStateRoot()
+    const results: BlockResults = {
+      stateRoot,
+      transactionsTrie,
+      receiptTrie,
+      logsBloom,
+      gasUsed: this.gasUsed,
+      ...(common.isActivatedEIP(4844) ? { blobGasUsed: this.blobGasUsed } : {}),
+      ...(requestsHash === undefined ? {} : { requestsHash }),
+    }
+    const context = this.#context?.header
+    const header = context === undefined ? createBlockHeader({ ...state.headerData, ...results, timestamp: (state.headerData.timestamp as bigint | undefined) ?? 0n }, blockOpts) : withResults(context, results, common.customCrypto.keccak256 ?? keccak_256)
+    const block = new Block(header, [...state.transactions], [], undefined, blockOpts)
+    if (blockOpts.putBlockIntoBlockchain === true) await vm.blockchain.putBlock(block)
+    state.blockStatus = { status: BuildStatus.Build, block }
+    if (state.checkpointed) {
+      await vm.evm.journal.commit()
+      state.checkpointed = false
+    }
+    return { block, requests: common.isActivatedEIP(7685) ? requests : undefined, blockLevelAccessList: vm.evm.blockLevelAccessList }
+  }
+
+  /** ethereumjs's `build`, with the transactions hidden from it (see `build`). */
+  async #buildWithEthereumjs(sealOpts?: Parameters<BlockBuilder['build']>[0]): ReturnType<BlockBuilder['build']> {
     const state = this.#state
     const ran = [...state.transactions]
     this.#ran = ran
@@ -146,6 +218,34 @@ class LeanBlockBuilder extends BlockBuilder {
     const transactions = this.#transactions
     return indexedRoot(this.#state.transactionResults.map((result, i) => encodeReceipt(result.receipt, transactions[i]!.type)), this.#state.vm)
   }
+}
+
+/**
+ * The context header (the one every transaction of the block ran in, made by ethereumjs from the
+ * same header data) with the block's results in place of its placeholders: the header ethereumjs's
+ * `build` makes, without its constructor defaulting, converting and checking every field again.
+ * All other fields were checked when the context was made; these are 32-byte hashes, the 256-byte
+ * bloom and gas sums the builder kept within the limit. Frozen like its constructor's, its hash cached.
+ */
+function withResults(context: BlockHeader, results: BlockResults, keccak: (data: Uint8Array) => Uint8Array): BlockHeader {
+  const header = Object.create(Object.getPrototypeOf(context) as object) as BlockHeader
+  const cache: { hash: Uint8Array | undefined } = { hash: undefined }
+  Object.assign(header, context, results, { cache })
+  // Its hash, as `hash()` would cache it, with the header's flat RLP written in one pass.
+  cache.hash = keccak(encodeFlatList(header.raw()))
+  Object.freeze(header)
+  return header
+}
+
+/** The header fields only the built block knows. */
+interface BlockResults {
+  readonly stateRoot: Uint8Array
+  readonly transactionsTrie: Uint8Array
+  readonly receiptTrie: Uint8Array
+  readonly logsBloom: Uint8Array
+  readonly gasUsed: bigint
+  readonly blobGasUsed?: bigint
+  readonly requestsHash?: Uint8Array
 }
 
 /** Root of the trie of `values` keyed by their RLP-encoded index, as the transaction and receipt tries are. */

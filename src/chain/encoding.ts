@@ -48,6 +48,15 @@ export function encodeAccount(record: AccountRecord): Uint8Array {
 /** A non-negative integer as RLP holds it: big-endian bytes without leading zeros (none for zero). */
 function unpadded(value: bigint): Uint8Array {
   if (value === 0n) return EMPTY_BYTES
+  // Nonces and small balances (under 2^48) without a hex string: byte by byte from a Number.
+  if (value < 0x1000000000000n) {
+    let n = Number(value)
+    let length = 0
+    for (let v = n; v > 0; v = Math.floor(v / 256)) length++
+    const out = new Uint8Array(length)
+    for (let i = length - 1; i >= 0; i--, n = Math.floor(n / 256)) out[i] = n % 256
+    return out
+  }
   const hex = value.toString(16)
   return Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex')
 }
@@ -71,6 +80,49 @@ function writeItem(out: Uint8Array, at: number, bytes: Uint8Array): number {
 }
 
 /** A new account record with no code and no storage. */
+/**
+ * RLP of a flat list of byte strings (a block header's fields), written in one pass into one
+ * array: `RLP.encode` builds a new array per item and concatenates them again per level.
+ */
+export function encodeFlatList(items: readonly Uint8Array[]): Uint8Array {
+  let payload = 0
+  for (const item of items) payload += stringLength(item)
+  const out = new Uint8Array(lengthPrefixLength(payload) + payload)
+  let at = writeLengthPrefix(out, 0, payload, 0xc0)
+  for (const item of items) {
+    if (item.length === 1 && item[0]! < 0x80) {
+      out[at++] = item[0]!
+      continue
+    }
+    at = writeLengthPrefix(out, at, item.length, 0x80)
+    out.set(item, at)
+    at += item.length
+  }
+  return out
+}
+
+function stringLength(item: Uint8Array): number {
+  return item.length === 1 && item[0]! < 0x80 ? 1 : lengthPrefixLength(item.length) + item.length
+}
+
+function lengthPrefixLength(length: number): number {
+  let n = 1
+  if (length >= 56) for (let v = length; v > 0; v = Math.floor(v / 256)) n++
+  return n
+}
+
+/** Writes the prefix of a string (`base` 0x80) or list (0xc0) of `length` bytes. */
+function writeLengthPrefix(out: Uint8Array, at: number, length: number, base: number): number {
+  if (length < 56) {
+    out[at] = base + length
+    return at + 1
+  }
+  const n = lengthPrefixLength(length) - 1
+  out[at] = base + 55 + n
+  for (let i = n, v = length; i >= 1; i--, v = Math.floor(v / 256)) out[at + i] = v % 256
+  return at + 1 + n
+}
+
 export function newAccount(fields: { nonce?: bigint; balance?: bigint } = {}): AccountRecord {
   return { nonce: fields.nonce ?? 0n, balance: fields.balance ?? 0n, storageRoot: KECCAK256_RLP, codeHash: KECCAK256_NULL, codeSize: 0 }
 }

@@ -22,7 +22,7 @@ import type { StateReader, WorldState } from './state.js'
 import { ForkSourceError } from './fork/source.js'
 import { RingStateManager } from './stateManager.js'
 import { StorageWriteRecorder } from './storageChanges.js'
-import { answerIdleRequestCalls } from './systemContracts.js'
+import { answerIdleRequestCalls, requestQueuesIdle } from './systemContracts.js'
 import type { BlockRecord, MiningMode, PendingTx } from './types.js'
 import { upfrontCost } from './validate.js'
 import type { BlockWindow } from './window.js'
@@ -53,6 +53,8 @@ export interface MiningVM {
   readonly sm: RingStateManager
   readonly preimages: PreimageStore
   readonly writes: StorageWriteRecorder
+  /** Whether the request contracts' queues are idle in the block being built (see `systemContracts.ts`). */
+  readonly requestQueuesIdle: () => boolean
 }
 
 const ZERO32 = new Uint8Array(32)
@@ -91,7 +93,7 @@ export async function createMiningVM(
   await installFastInterpreter(vm.evm as EVM)
   answerIdleRequestCalls(vm.evm, sm, keccak)
   writes.attach(vm)
-  return { vm, sm, preimages, writes }
+  return { vm, sm, preimages, writes, requestQueuesIdle: requestQueuesIdle(sm, keccak) }
 }
 
 export class Miner {
@@ -104,6 +106,7 @@ export class Miner {
   readonly #sm: RingStateManager
   readonly #preimages: PreimageStore
   readonly #writes: StorageWriteRecorder
+  readonly #requestQueuesIdle: () => boolean
   readonly #keccak: (data: Uint8Array) => Uint8Array
   readonly #logger: { error(message: string): void }
   /** Where console.log lines and mined failures go. */
@@ -144,6 +147,7 @@ export class Miner {
     this.#sm = parts.mining.sm
     this.#preimages = parts.mining.preimages
     this.#writes = parts.mining.writes
+    this.#requestQueuesIdle = parts.mining.requestQueuesIdle
     this.#keccak = parts.keccak
     this.#logger = parts.logger
     this.#reporter = parts.reporter
@@ -225,7 +229,8 @@ export class Miner {
     const vm = await createVM({ common: this.#common, stateManager: sm, blockchain: this.#vm.blockchain })
     await installFastInterpreter(vm.evm as EVM)
     const txs = this.#pool.ordered(this.#nonceOf, this.nextBaseFee())
-    const { block, senders, results } = await this.#build(vm, sm, txs, this.#clock.peek(head.block.header.timestamp))
+    const idle = requestQueuesIdle(sm, this.#keccak)
+    const { block, senders, results } = await this.#build({ vm, sm, requestQueuesIdle: idle }, txs, this.#clock.peek(head.block.header.timestamp))
     const record = blockRecord(block, senders, results)
     const state: StateReader = {
       account: (a) => sm.accountRecord(a),
@@ -292,7 +297,7 @@ export class Miner {
     this.#sm.reset(this.#world.head)
     this.#preimages.discard()
     this.#writes.discard()
-    const { block, senders, results, included, dropped, consoleCalls } = await this.#build(this.#vm, this.#sm, candidates, timestamp, extraData)
+    const { block, senders, results, included, dropped, consoleCalls } = await this.#build({ vm: this.#vm, sm: this.#sm, requestQueuesIdle: this.#requestQueuesIdle }, candidates, timestamp, extraData)
     // A base fee set for the next block was that block's alone.
     if (this.#settings.nextBaseFee !== undefined) this.#settings = { ...this.#settings, nextBaseFee: undefined }
     const computed = await this.#sm.computeRoot()
@@ -311,7 +316,8 @@ export class Miner {
   }
 
   /** Runs `candidates` into a new block on `vm`; skips those that cannot run now. */
-  async #build(vm: VM, sm: RingStateManager, candidates: readonly PendingTx[], timestamp: bigint, extraData?: Uint8Array) {
+  async #build(on: Pick<MiningVM, 'vm' | 'sm' | 'requestQueuesIdle'>, candidates: readonly PendingTx[], timestamp: bigint, extraData?: Uint8Array) {
+    const { vm, sm } = on
     const parent = this.#window.head.block
     const common = this.#common
     const headerData: Record<string, unknown> = {
@@ -330,7 +336,7 @@ export class Miner {
       headerData,
       ...(common.isActivatedEIP(4895) ? { withdrawals: [] } : {}),
       blockOpts: { putBlockIntoBlockchain: false, common },
-    })
+    }, on.requestQueuesIdle)
     const senders: Uint8Array[] = []
     const results: RunTxResult[] = []
     const included: PendingTx[] = []

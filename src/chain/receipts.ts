@@ -19,7 +19,9 @@ export function buildIncluded(block: Block, senders: readonly Uint8Array[], resu
   const number = block.header.number
   const timestamp = block.header.timestamp
   const baseFee = block.header.baseFeePerGas
-  const blobGasPrice = block.header.excessBlobGas !== undefined ? block.header.getBlobGasPrice() : undefined
+  // Only blob transactions' receipts carry it.
+  let blobGasPrice: bigint | undefined
+  const blobGasPriceOf = () => (blobGasPrice ??= block.header.excessBlobGas !== undefined ? block.header.getBlobGasPrice() : undefined)
   const transactions: IncludedTx[] = []
   const logs: LogRecord[] = []
   let previousCumulative = 0n
@@ -42,7 +44,7 @@ export function buildIncluded(block: Block, senders: readonly Uint8Array[], resu
       contractAddress: tx.to === undefined ? generateAddress(from, bigIntToUnpaddedBytes(tx.nonce)) : undefined,
       logs: txLogs,
       logsBloom: result.receipt.bitvector,
-      ...(result.blobGasUsed !== undefined && blobGasPrice !== undefined ? { blobGasUsed: result.blobGasUsed, blobGasPrice } : {}),
+      ...(result.blobGasUsed !== undefined && blobGasPriceOf() !== undefined ? { blobGasUsed: result.blobGasUsed, blobGasPrice: blobGasPriceOf()! } : {}),
     }
     previousCumulative = cumulativeGasUsed
     transactions.push({ tx, hash, from, blockHash, blockNumber: number, blockTimestamp: timestamp, index, receipt })

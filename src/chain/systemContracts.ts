@@ -83,23 +83,52 @@ interface RunCallShape {
  * inhibitor excess is not); anything else runs as before.
  */
 export function answerIdleRequestCalls(evm: CallingEvm, state: QueueState, keccak: (data: Uint8Array) => Uint8Array): void {
-  const standard = new Map<string, Uint8Array>()
-  for (const contract of SYSTEM_CONTRACTS) {
-    if (contract.eip === 7002 || contract.eip === 7251) standard.set(contract.address.slice(2), keccak(Buffer.from(contract.code.slice(2), 'hex')))
-  }
+  const idle = idleQueueCheck(state, keccak)
   const run = evm.runCall.bind(evm)
   evm.runCall = (opts) => {
     if (opts.message !== undefined || opts.origin !== undefined || opts.block !== undefined || (opts.value ?? 0n) !== 0n || (opts.data?.length ?? 0) !== 0) return run(opts)
     if (opts.caller === undefined || opts.to === undefined || keyOf(opts.caller.bytes) !== SYSTEM_ADDRESS) return run(opts)
-    const address = keyOf(opts.to.bytes)
-    const codeHash = standard.get(address)
-    if (codeHash === undefined) return run(opts)
-    // A forked chain's contract or queue not fetched yet: the EVM run below waits for them.
-    if (state.load(address) !== undefined || QUEUE_SLOTS.some((slot) => state.load(address, slot) !== undefined)) return run(opts)
-    const record = state.accountRecord(address)
-    if (record === undefined || !equalsBytes(record.codeHash, codeHash)) return run(opts)
-    for (const slot of QUEUE_SLOTS) if (state.storageValue(address, slot).length !== 0) return run(opts)
+    if (idle(keyOf(opts.to.bytes)) !== 'idle') return run(opts)
     return Promise.resolve({ execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n, logs: [] } })
+  }
+}
+
+/**
+ * Whether no request can come out of the end-of-block system calls to the EIP-7002 and EIP-7251
+ * contracts: each is absent (ethereumjs calls nothing then) or idle as `answerIdleRequestCalls`
+ * answers it. Then both return no requests and leave the state as it was.
+ */
+export function requestQueuesIdle(state: QueueState, keccak: (data: Uint8Array) => Uint8Array): () => boolean {
+  const idle = idleQueueCheck(state, keccak)
+  return () => {
+    for (const address of REQUEST_CONTRACTS) if (idle(address) === 'busy') return false
+    return true
+  }
+}
+
+/** The addresses of the EIP-7002 and EIP-7251 request contracts (unprefixed). */
+const REQUEST_CONTRACTS = SYSTEM_CONTRACTS.filter((c) => c.eip === 7002 || c.eip === 7251).map((c) => c.address.slice(2))
+
+/**
+ * Per address: 'idle' for a request contract with its standard code and every queue slot zero,
+ * 'absent' for no account there, 'busy' otherwise (another address, other code, a queue in use,
+ * or a forked chain's state not fetched yet).
+ */
+function idleQueueCheck(state: QueueState, keccak: (data: Uint8Array) => Uint8Array): (address: string) => 'idle' | 'absent' | 'busy' {
+  const standard = new Map<string, Uint8Array>()
+  for (const contract of SYSTEM_CONTRACTS) {
+    if (contract.eip === 7002 || contract.eip === 7251) standard.set(contract.address.slice(2), keccak(Buffer.from(contract.code.slice(2), 'hex')))
+  }
+  return (address) => {
+    const codeHash = standard.get(address)
+    if (codeHash === undefined) return 'busy'
+    // A forked chain's contract or queue not fetched yet: the EVM run waits for them.
+    if (state.load(address) !== undefined || QUEUE_SLOTS.some((slot) => state.load(address, slot) !== undefined)) return 'busy'
+    const record = state.accountRecord(address)
+    if (record === undefined) return 'absent'
+    if (!equalsBytes(record.codeHash, codeHash)) return 'busy'
+    for (const slot of QUEUE_SLOTS) if (state.storageValue(address, slot).length !== 0) return 'busy'
+    return 'idle'
   }
 }
 

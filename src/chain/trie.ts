@@ -64,7 +64,8 @@ interface Branch {
 
 type Keccak = (data: Uint8Array) => Uint8Array
 
-const leaf = (path: NibblePath, value: Bytes): Leaf => ({ kind: 0, key: toLatin1(hexPrefix(path, true)), value, ref: undefined })
+/** A leaf for the nibbles of `path` from `at` on. */
+const leaf = (path: NibblePath, at: number, value: Bytes): Leaf => ({ kind: 0, key: toLatin1(hexPrefix(path, at, true)), value, ref: undefined })
 const extension = (path: NibblePath, child: Branch): Extension => ({ kind: 1, path, child, ref: undefined })
 const branch = (children: (TrieNode | undefined)[]): Branch => ({ kind: 2, children, ref: undefined })
 
@@ -75,45 +76,51 @@ function nibble(path: NibblePath, i: number): number {
   return c <= 57 ? c - 48 : c - 87
 }
 
-function commonPrefix(a: NibblePath, b: NibblePath): number {
-  const n = Math.min(a.length, b.length)
+/** How many nibbles `a` from `atA` and `b` from `atB` have in common. */
+function commonPrefix(a: NibblePath, atA: number, b: NibblePath, atB: number): number {
+  const n = Math.min(a.length - atA, b.length - atB)
   let i = 0
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++
+  while (i < n && a.charCodeAt(atA + i) === b.charCodeAt(atB + i)) i++
   return i
 }
 
 /** `root` with `path` set to `value`; `root` itself is unchanged. */
 export function trieSet(root: TrieNode | undefined, path: NibblePath, value: Uint8Array): TrieNode {
-  return set(root, path, toLatin1(value))
+  return set(root, path, 0, toLatin1(value))
 }
 
-function set(root: TrieNode | undefined, path: NibblePath, value: Bytes): TrieNode {
-  if (root === undefined) return leaf(path, value)
+/**
+ * `root` (the node at nibble `at` of `path`) with `path` set to `value`. Paths are read from an
+ * offset rather than sliced level by level, and a leaf whose key is `path` keeps its encoded key:
+ * updating what exists, the common case, makes no string but the new nodes.
+ */
+function set(root: TrieNode | undefined, path: NibblePath, at: number, value: Bytes): TrieNode {
+  if (root === undefined) return leaf(path, at, value)
   switch (root.kind) {
     case 0: {
+      if (leafKeyIs(root, path, at)) return root.value === value ? root : { kind: 0, key: root.key, value, ref: undefined }
       const rest = leafPath(root)
-      if (rest === path) return root.value === value ? root : leaf(path, value)
-      const c = commonPrefix(rest, path)
+      const c = commonPrefix(rest, 0, path, at)
       const children: (TrieNode | undefined)[] = new Array(16).fill(undefined)
-      children[nibble(rest, c)] = leaf(rest.slice(c + 1), root.value)
-      children[nibble(path, c)] = leaf(path.slice(c + 1), value)
-      return c === 0 ? branch(children) : extension(path.slice(0, c), branch(children))
+      children[nibble(rest, c)] = leaf(rest, c + 1, root.value)
+      children[nibble(path, at + c)] = leaf(path, at + c + 1, value)
+      return c === 0 ? branch(children) : extension(path.slice(at, at + c), branch(children))
     }
     case 1: {
-      const c = commonPrefix(root.path, path)
+      const c = commonPrefix(root.path, 0, path, at)
       if (c === root.path.length) {
-        const child = set(root.child, path.slice(c), value) as Branch
+        const child = set(root.child, path, at + c, value) as Branch
         return child === root.child ? root : extension(root.path, child)
       }
       const children: (TrieNode | undefined)[] = new Array(16).fill(undefined)
       children[nibble(root.path, c)] = c + 1 === root.path.length ? root.child : extension(root.path.slice(c + 1), root.child)
-      children[nibble(path, c)] = leaf(path.slice(c + 1), value)
-      return c === 0 ? branch(children) : extension(path.slice(0, c), branch(children))
+      children[nibble(path, at + c)] = leaf(path, at + c + 1, value)
+      return c === 0 ? branch(children) : extension(path.slice(at, at + c), branch(children))
     }
     case 2: {
-      const i = nibble(path, 0)
+      const i = nibble(path, at)
       const before = root.children[i]
-      const after = set(before, path.slice(1), value)
+      const after = set(before, path, at + 1, value)
       if (after === before) return root
       const children = root.children.slice()
       children[i] = after
@@ -158,7 +165,7 @@ export function trieDelete(root: TrieNode | undefined, path: NibblePath): TrieNo
 function prefixed(path: NibblePath, node: TrieNode): TrieNode {
   switch (node.kind) {
     case 0:
-      return leaf(path + leafPath(node), node.value)
+      return leaf(path + leafPath(node), 0, node.value)
     case 1:
       return extension(path + node.path, node.child)
     case 2:
@@ -296,7 +303,7 @@ function encode(node: TrieNode, keccak: Keccak): Uint8Array {
       return out
     }
     case 1: {
-      const path = hexPrefix(node.path, false)
+      const path = hexPrefix(node.path, 0, false)
       const pathLength = stringItemLength(path)
       const childRef = refOf(node.child, keccak)
       const childLength = refItemLength(childRef)
@@ -339,16 +346,32 @@ function leafPath(node: Leaf): NibblePath {
   return hex.slice(node.key.charCodeAt(0) & 0x10 ? 1 : 2)
 }
 
-/** Hex-prefix (compact) encoding of a nibble path, with the leaf flag. */
-function hexPrefix(path: NibblePath, isLeaf: boolean): Uint8Array {
-  const odd = path.length & 1
-  const out = new Uint8Array((path.length >> 1) + 1)
+/** Whether the leaf's key is the nibbles of `path` from `at` on, compared in its hex-prefix form. */
+function leafKeyIs(node: Leaf, path: NibblePath, at: number): boolean {
+  const key = node.key
+  const odd = (key.charCodeAt(0) >> 4) & 1
+  if ((key.length - 1) * 2 + odd !== path.length - at) return false
+  let i = at
+  if (odd === 1) {
+    if ((key.charCodeAt(0) & 0x0f) !== nibble(path, i)) return false
+    i++
+  }
+  for (let k = 1; k < key.length; k++, i += 2) {
+    if (key.charCodeAt(k) !== ((nibble(path, i) << 4) | nibble(path, i + 1))) return false
+  }
+  return true
+}
+
+/** Hex-prefix (compact) encoding of the nibbles of `path` from `from` on, with the leaf flag. */
+function hexPrefix(path: NibblePath, from: number, isLeaf: boolean): Uint8Array {
+  const odd = (path.length - from) & 1
+  const out = new Uint8Array(((path.length - from) >> 1) + 1)
   out[0] = ((isLeaf ? 2 : 0) + odd) << 4
-  let i = 0
+  let i = from
   let at = 1
   if (odd === 1) {
-    out[0]! |= nibble(path, 0)
-    i = 1
+    out[0]! |= nibble(path, i)
+    i++
   }
   for (; i < path.length; i += 2) out[at++] = (nibble(path, i) << 4) | nibble(path, i + 1)
   return out

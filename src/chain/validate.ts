@@ -88,15 +88,20 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common, blockGasLi
 /**
  * Freezes `tx` (as ethereumjs does by default) with its recovered sender kept: its public key in
  * the transaction's own cache, and `getSenderAddress` answering from the address derived once.
+ * Its encoding is kept too, once made.
  *
  * Why: ethereumjs keeps only the public key, so every `getSenderAddress` (admission, then `runTx`
- * when the block is built) hashes it again, with @noble/hashes rather than the chain's keccak.
+ * when the block is built) hashes it again, with @noble/hashes rather than the chain's keccak; and
+ * it encodes the transaction again for each use (its hash at admission, the block's transaction trie).
  */
 function pinSender(tx: TypedTransaction, publicKey: Uint8Array): TypedTransaction {
   const keccak = tx.common.customCrypto.keccak256 ?? keccak_256
   const sender = keccak(publicKey).slice(12)
   tx.cache.senderPubKey = publicKey
   Object.defineProperty(tx, 'getSenderAddress', { value: () => new Address(sender) })
+  const serialize = tx.serialize.bind(tx)
+  let serialized: Uint8Array | undefined
+  Object.defineProperty(tx, 'serialize', { value: () => (serialized ??= serialize()) })
   Object.freeze(tx)
   return tx
 }

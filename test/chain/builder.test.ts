@@ -3,6 +3,7 @@ import { Address, bytesToHex, bytesToUnprefixedHex, generateAddress, hexToBytes 
 import { BlockBuilder, buildBlock, createVM, type VM } from '@ethereumjs/vm'
 import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
+import { sha256 } from '@noble/hashes/sha2.js'
 import { describe, expect, test } from 'vitest'
 import type { EVM } from '@ethereumjs/evm'
 import { startBlock } from '../../src/chain/builder.js'
@@ -12,7 +13,7 @@ import { DEFAULT_MNEMONIC, createDevCommon, deriveAccounts, devAlloc, devGenesis
 import { newAccount } from '../../src/chain/encoding.js'
 import { WorldState } from '../../src/chain/state.js'
 import { RingStateManager } from '../../src/chain/stateManager.js'
-import { SYSTEM_CONTRACTS, answerIdleRequestCalls } from '../../src/chain/systemContracts.js'
+import { SYSTEM_CONTRACTS, answerIdleRequestCalls, requestQueuesIdle } from '../../src/chain/systemContracts.js'
 import { STORE_INITCODE, storeCalldata } from '../helpers/chain.js'
 
 // The same block, built from the same state by ethereumjs's BlockBuilder (stock VM) and by
@@ -59,7 +60,7 @@ async function buildWith(lean: boolean, common: Common, world: WorldState, paren
   else headerData.difficulty = parent.header.difficulty
   if (common.isActivatedEIP(4788)) headerData.parentBeaconBlockRoot = ZERO32
   const opts = { parentBlock: parent, headerData, ...(common.isActivatedEIP(4895) ? { withdrawals: [] } : {}), blockOpts: { putBlockIntoBlockchain: false, common } }
-  const builder = lean ? await startBlock(vm, opts) : await buildBlock(vm, opts)
+  const builder = lean ? await startBlock(vm, opts, requestQueuesIdle(sm, common.customCrypto.keccak256!)) : await buildBlock(vm, opts)
   const statuses: string[] = []
   for (const tx of txs) {
     const result = await builder.addTransaction(tx, { skipHardForkValidation: true })
@@ -97,6 +98,9 @@ describe('lean block builder', () => {
         const ref = await buildWith(false, common, world, parent, txsOf(i))
         const lean = await buildWith(true, common, world, parent, txsOf(i))
         results.push({ ref: bytesToHex(ref.block.hash()), lean: bytesToHex(lean.block.hash()), statuses: lean.statuses, leanBuilder: lean.leanBuilder })
+        // The lean header is made from the one its transactions ran in: every field, frozen, as ethereumjs's.
+        expect(lean.block.header.toJSON()).toEqual(ref.block.header.toJSON())
+        expect(Object.isFrozen(lean.block.header)).toBe(true)
         await world.commit(ref.sm.changes, await ref.sm.computeRoot(), ref.block.header.number)
         parent = ref.block
       }
@@ -106,4 +110,20 @@ describe('lean block builder', () => {
       expect(results[0]!.leanBuilder).toBe(common.consensusType() === 'pos')
     })
   }
+
+  test('behavior: with a withdrawal request queued, the request calls run and the block is the one ethereumjs builds', async () => {
+    const { common, accounts, world, block: first } = await genesis('prague')
+    const withdrawals = hexToBytes(SYSTEM_CONTRACTS.find((c) => c.eip === 7002)!.address as `0x${string}`)
+    // EIP-7002: 48 bytes of validator key and 8 of amount, with at least the fee (1 wei while the queue is empty).
+    const request = createFeeMarket1559Tx(
+      { chainId: 31337n, nonce: 0n, to: withdrawals, value: 1n, data: new Uint8Array(56).fill(7), gasLimit: 500_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n },
+      { common },
+    ).sign(accounts[0]!.privateKey)
+    const ref = await buildWith(false, common, world, first, [request])
+    const lean = await buildWith(true, common, world, first, [request])
+    expect(ref.statuses).toEqual(['ok'])
+    // The block carries a request: its requests hash is not that of no requests.
+    expect(bytesToHex(ref.block.header.requestsHash!)).not.toBe(bytesToHex(sha256(new Uint8Array(0))))
+    expect(bytesToHex(lean.block.hash())).toBe(bytesToHex(ref.block.hash()))
+  })
 })

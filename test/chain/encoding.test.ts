@@ -2,9 +2,11 @@
 // `Account.serialize()` gives, at every boundary of RLP's short forms.
 import { Account, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
-import { encodeAccount } from '../../src/chain/encoding.js'
+import { RLP } from '@ethereumjs/rlp'
+import { encodeAccount, encodeFlatList } from '../../src/chain/encoding.js'
 
-const INTEGERS = [0n, 1n, 0x7fn, 0x80n, 0xffn, 0x100n, 10n ** 18n, 2n ** 64n - 1n, 2n ** 255n, 2n ** 256n - 1n]
+// 2^48 is where small values leave the Number path for the hex one.
+const INTEGERS = [0n, 1n, 0x7fn, 0x80n, 0xffn, 0x100n, 0xffffn, 0x10000n, 2n ** 40n - 1n, 2n ** 48n - 1n, 2n ** 48n, 2n ** 53n + 1n, 10n ** 18n, 2n ** 64n - 1n, 2n ** 255n, 2n ** 256n - 1n]
 const HASH = Uint8Array.from({ length: 32 }, (_, i) => i * 7 + 1)
 
 test('default: every nonce and balance boundary encodes as ethereumjs encodes it', () => {
@@ -16,4 +18,15 @@ test('default: every nonce and balance boundary encodes as ethereumjs encodes it
       }
     }
   }
+})
+
+test('behavior: a flat list encodes as RLP.encode encodes it, at every length boundary', () => {
+  const bytes = (n: number, fill: number) => new Uint8Array(n).fill(fill)
+  const items = [new Uint8Array(0), Uint8Array.of(0), Uint8Array.of(0x7f), Uint8Array.of(0x80), bytes(55, 1), bytes(56, 2), bytes(255, 3), bytes(256, 4), bytes(70_000, 5)]
+  for (let i = 0; i < items.length; i++) {
+    const list = items.slice(i).concat(items.slice(0, i))
+    expect(encodeFlatList(list)).toEqual(RLP.encode(list))
+    expect(encodeFlatList(list.slice(0, 3))).toEqual(RLP.encode(list.slice(0, 3)))
+  }
+  expect(encodeFlatList([])).toEqual(RLP.encode([]))
 })

@@ -24,3 +24,11 @@ test('default: the decoded transaction answers its recovered sender, frozen, wit
     expect(bytesToHex(decoded.hash())).toBe(bytesToHex(tx.hash()))
   }
 })
+
+test('behavior: the decoded transaction encodes once, as ethereumjs encodes it', () => {
+  const tx = createFeeMarket1559Tx({ chainId: 31337n, nonce: 1n, to: `0x${'22'.repeat(20)}`, gasLimit: 21_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n }, { common }).sign(KEY)
+  const decoded = decodeRawTransaction(tx.serialize(), common, 30_000_000n)
+  const first = decoded.serialize()
+  expect(first).toEqual(createTxFromRLP(tx.serialize(), { common }).serialize())
+  expect(decoded.serialize()).toBe(first)
+})
