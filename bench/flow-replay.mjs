@@ -1,0 +1,142 @@
+// Where the CPU of one test goes: the JSON-RPC requests viem's flow of suite-flows.mjs sends are
+// recorded once (in process), then replayed as they are, one at a time, N times: in process
+// (dist/index.js) and against `ringchain serve` (dist/cli/main.js) over WebSocket and HTTP with
+// a bare client. In process the figure is the chain's work; served, it is the server process's CPU
+// (read from /proc), so the difference is what the transport adds. The replay client costs next to
+// nothing, unlike viem, so a server's figure is not blurred by its client's.
+//
+// A recorded test replays exactly: every test starts from the same snapshot, so the signed
+// transactions, nonces and estimates are the same each time.
+//
+//   node bench/flow-replay.mjs [N=40] [FLOW=viem|erc20]   (env; RINGCHAIN_BENCH_CLI picks another CLI)
+//
+// Prints, per test, ms and CPU ms (Linux /proc schedstat: the main thread, where JavaScript runs,
+// and all threads, V8's JIT compiler and GC helpers included) for tests 4-20 (the suite section's
+// measured range: 3 warm-up tests, then 15) and for the second half of the run.
+
+import { execFileSync, spawn } from 'node:child_process'
+import { custom } from 'viem'
+import WebSocket from 'ws'
+import { FLOWS, HARDFORK, viemClients } from './suite-flows.mjs'
+import { threadsCpuMs } from './proc-cpu.mjs'
+import { ringchainCommand } from './startup.mjs'
+
+const N = Number(process.env.N ?? 40)
+const FLOW = process.env.FLOW ?? 'viem'
+const loadRingchain = async () => (await import(new URL('../dist/index.js', import.meta.url).href)).createRingchain
+
+/**
+ * One test's requests, as viem sent them in process (its second test: the first warms viem up).
+ * Run in a process of its own (`--record`), so that the in-process replay starts as cold as a server.
+ */
+async function record() {
+  const createRingchain = await loadRingchain()
+  const rc = await createRingchain({ hardfork: HARDFORK })
+  let log = []
+  const request = async (args) => {
+    log.push({ method: args.method, params: args.params ?? [] })
+    return rc.request(args)
+  }
+  const viem = viemClients(custom({ request }))
+  await FLOWS[FLOW].run({ viem })
+  log = []
+  await FLOWS[FLOW].run({ viem })
+  await rc.close()
+  return log
+}
+
+/** CPU ms so far of a process: its main thread (where JavaScript runs) and all its threads (V8's JIT and GC helpers too). */
+const cpuOf = (pid) => () => ({ main: threadsCpuMs(pid, true), all: threadsCpuMs(pid) })
+
+async function inProcess() {
+  const createRingchain = await loadRingchain()
+  const rc = await createRingchain({ hardfork: HARDFORK })
+  return { request: (method, params) => rc.request({ method, params }), cpuMs: cpuOf(process.pid), stop: () => rc.close() }
+}
+
+async function served(transport) {
+  const child = spawn(ringchainCommand.command, [...ringchainCommand.args, '--hardfork', HARDFORK], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const line = await new Promise((resolve, reject) => {
+    let buffer = ''
+    child.stdout.on('data', (d) => {
+      buffer += d
+      const end = buffer.indexOf('\n')
+      if (end !== -1) resolve(buffer.slice(0, end))
+    })
+    child.once('exit', (code) => reject(new Error(`ringchain serve exited with ${code}`)))
+  })
+  child.stdout.resume()
+  const { httpUrl, wsUrl } = JSON.parse(line)
+  const stopChild = () => new Promise((resolve) => {
+    child.once('exit', resolve)
+    child.kill('SIGTERM')
+  })
+  let id = 1
+  const answer = (text) => {
+    const parsed = JSON.parse(text)
+    if (parsed.error !== undefined) throw new Error(parsed.error.message)
+    return parsed.result
+  }
+  if (transport === 'http') {
+    const request = async (method, params) => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: id++, method, params })
+      return answer(await (await fetch(httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).text())
+    }
+    return { request, cpuMs: cpuOf(child.pid), stop: stopChild }
+  }
+  const ws = new WebSocket(wsUrl, { perMessageDeflate: false })
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve)
+    ws.once('error', reject)
+  })
+  let waiting
+  ws.on('message', (data) => waiting(String(data)))
+  const request = (method, params) =>
+    new Promise((resolve, reject) => {
+      waiting = (text) => {
+        try {
+          resolve(answer(text))
+        } catch (e) {
+          reject(e)
+        }
+      }
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id: id++, method, params }))
+    })
+  return { request, cpuMs: cpuOf(child.pid), stop: () => (ws.close(), stopChild()) }
+}
+
+/** One replayed test; the snapshot id of this run goes to its revert. */
+async function replay(log, request) {
+  let snapshot
+  for (const { method, params } of log) {
+    const result = await request(method, method === 'evm_revert' ? [snapshot] : params)
+    if (method === 'evm_snapshot') snapshot = result
+    if (method === 'eth_getTransactionReceipt' && result?.status !== '0x1') throw new Error('a replayed transaction failed')
+  }
+}
+
+const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length
+if (process.argv[2] === '--record') {
+  process.stdout.write(JSON.stringify(await record()))
+  process.exit(0)
+}
+const log = JSON.parse(execFileSync(process.execPath, [new URL(import.meta.url).pathname, '--record'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }))
+console.log(`${FLOW}: ${log.length} requests per test (${[...new Set(log.map((l) => l.method))].join(', ')}), ${N} tests each`)
+for (const [name, open] of [['in process', inProcess], ['WebSocket', () => served('ws')], ['HTTP', () => served('http')]]) {
+  const target = await open()
+  const ms = []
+  const main = []
+  const all = []
+  for (let i = 0; i < N; i++) {
+    const before = target.cpuMs()
+    const started = performance.now()
+    await replay(log, target.request)
+    ms.push(performance.now() - started)
+    const after = target.cpuMs()
+    main.push(after.main - before.main)
+    all.push(after.all - before.all)
+  }
+  await target.stop()
+  const range = (from, to) => `${mean(ms.slice(from, to)).toFixed(1)} ms, CPU ${mean(main.slice(from, to)).toFixed(1)} main thread / ${mean(all.slice(from, to)).toFixed(1)} all threads`
+  console.log(`  ${name.padEnd(10)} tests 4-20: ${range(3, 20)} | second half: ${range(N >> 1)}`)
+}
