@@ -12,6 +12,7 @@ export {
   type ConsoleLog,
   type ImportSource,
   type IsolateOptions,
+  type ListeningRingchain,
   type ProviderBehaviour,
   type ProviderProfileJson,
   type RequestArguments,

@@ -166,18 +166,20 @@ function handleEnds(withParent: boolean, logger: RingchainLogger): { announced()
     logger.info?.(`stopping (${why})`)
     const closing = running
     // The state is dumped while the chain still runs; a failed dump still closes, but exits 1.
-    const before = (beforeClose ?? (async () => {}))().then(
-      () => 0,
-      (e: unknown) => {
-        logger.error(`could not write the state: ${(e as Error).message}`)
-        return 1
-      },
-    )
-    before.then(async (code) => {
-      await closing.close()
-      return code
-    }).then(
-      (code) => process.exit(code),
+    // Without one, the server stops taking connections now, as the line above says.
+    const before =
+      beforeClose === undefined
+        ? Promise.resolve(0)
+        : beforeClose().then(
+            () => 0,
+            (e: unknown) => {
+              logger.error(`could not write the state: ${(e as Error).message}`)
+              return 1
+            },
+          )
+    const closed = beforeClose === undefined ? closing.close() : before.then(() => closing.close())
+    Promise.all([before, closed]).then(
+      ([code]) => process.exit(code),
       (e: unknown) => {
         logger.error(`error while closing: ${(e as Error).message}`)
         process.exit(1)
@@ -210,7 +212,9 @@ function handleEnds(withParent: boolean, logger: RingchainLogger): { announced()
       beforeClose = before
       const why = stopWhenServing
       stopWhenServing = undefined
-      if (why !== undefined) stop(why)
+      // On a later turn of the event loop, as a signal is handled: the requests held while the
+      // chain was built have just been dispatched, and go first.
+      if (why !== undefined) setImmediate(() => stop(why))
     },
   }
 }
