@@ -18,7 +18,7 @@ import { ProviderSimulation } from './rpc/provider/engine.js'
 import { parseProviderProfile } from './rpc/provider/profile.js'
 import type { ProviderDispatch } from './rpc/provider/serve.js'
 import { StartupGate } from './rpc/startupGate.js'
-import { startServer, type RunningServer, type ServerOptions } from './server/server.js'
+import { startServer, type ServerOptions } from './server/server.js'
 import type { ConsoleLog, ForkSpec, ImportSource, RingchainLogger, RingchainOptions } from './assembly.js'
 
 export type { ConsoleLog, ForkSpec, ImportSource, RingchainLogger, RingchainOptions } from './assembly.js'
@@ -149,7 +149,8 @@ export interface RunningRingchain {
 export const DEFAULT_API_KEY = 'ringchain'
 
 /**
- * Starts the chain and the server; resolves once the server listens.
+ * Starts the server, then builds the chain behind it (see `onListening`); resolves once both are
+ * ready. If building the chain fails, the server is closed and the promise rejects.
  *
  * @example
  * const rc = await startRingchain({ port: 0 })
