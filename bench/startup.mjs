@@ -166,6 +166,9 @@ async function main() {
   }
 
   console.log(`startup: spawn → first answered eth_chainId, median of ${runs} (node ${process.version}, ${process.platform}/${process.arch})`)
+  // Node reads these certificates at every start, before any JavaScript runs (anvil does not):
+  // tens of ms on a small VM, the same for every Node server measured here.
+  if (process.env.NODE_EXTRA_CA_CERTS) console.log(`  note: NODE_EXTRA_CA_CERTS is set (${process.env.NODE_EXTRA_CA_CERTS}): each Node start loads it first; \`env -u NODE_EXTRA_CA_CERTS\` measures without`)
   for (const r of results) {
     console.log(`  ${r.label.padEnd(10)} ${r.median.toFixed(0).padStart(5)} ms   (runs: ${r.times.map((t) => t.toFixed(0)).join(', ')} ms)`)
   }

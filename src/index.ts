@@ -12,6 +12,7 @@ export {
   type ConsoleLog,
   type ImportSource,
   type IsolateOptions,
+  type ListeningRingchain,
   type ProviderBehaviour,
   type ProviderProfileJson,
   type RequestArguments,
@@ -28,7 +29,8 @@ export { decodeConsoleLog } from './chain/console/decode.js'
 export { ImportError } from './chain/import.js'
 export { InvalidStateDumpError } from './chain/dumpState.js'
 export type { BlockRecord, BlockRef, BlockTag, IncludedTx, LogRecord, MiningMode, PendingTx, ReceiptRecord, TxLookup } from './chain/types.js'
-export { DEFAULT_HARDFORK, DEFAULT_MNEMONIC, HARDFORKS } from './chain/genesis.js'
+export { DEFAULT_MNEMONIC } from './chain/accounts.js'
+export { DEFAULT_HARDFORK, HARDFORKS } from './chain/genesis.js'
 export {
   runScenario,
   type MismatchReport,

@@ -7,30 +7,21 @@
  * idempotent, leaving no timer or socket that keeps the process alive).
  * Leaves chain semantics to `src/chain/`, JSON-RPC to `src/rpc/`, transport to `src/server/`.
  */
-import { readFile } from 'node:fs/promises'
-import { bytesToHex } from '@ethereumjs/util'
-import { Chain, type ChainOptions } from './chain/chain.js'
-import type { ConsoleEntry } from './chain/console/report.js'
-import { createCustomCrypto, keccakReady } from './chain/crypto.js'
-import { InvalidStateDumpError, parseStateDump, readStateDump, toStateDump, type ChainState, type StateDump } from './chain/dumpState.js'
+import type { Chain } from './chain/chain.js'
+import { DEFAULT_MNEMONIC, deriveAccounts, type DevAccount } from './chain/accounts.js'
+import { CHAIN_DEFAULTS } from './chain/defaults.js'
+import type { StateDump } from './chain/dumpState.js'
+import { Chains, type IsolateOptions } from './chains.js'
 import { RingchainRpcError, type RequestArguments } from './eip1193.js'
-import { importChain, type ChainImport, type GethGenesis } from './chain/import.js'
-import { forkChain } from './chain/fork/forkedChain.js'
-import { StateNotLoadedError } from './chain/fork/loadedKeys.js'
-import type { ForkSource } from './chain/fork/source.js'
-import type { ResetTarget } from './rpc/context.js'
-import { connectUpstream } from './upstream/index.js'
-import { createDispatcher, type Dispatch, type RpcContext, type RpcSession } from './rpc/dispatcher.js'
-import { LimitExceededError } from './rpc/errors.js'
-import { mapDomainError } from './rpc/domainErrors.js'
-import { createMethods } from './rpc/methods.js'
+import type { RpcSession } from './rpc/dispatcher.js'
 import { ProviderSimulation } from './rpc/provider/engine.js'
-import { parseProviderProfile, type ProviderProfileJson } from './rpc/provider/profile.js'
-import { withProvider, type ProviderDispatch } from './rpc/provider/serve.js'
-import { Chains, DEFAULT_MAX_CHAINS, type IsolateOptions } from './chains.js'
-import { describeError } from './server/log.js'
+import { parseProviderProfile } from './rpc/provider/profile.js'
+import type { ProviderDispatch } from './rpc/provider/serve.js'
+import { StartupGate } from './rpc/startupGate.js'
 import { startServer, type ServerOptions } from './server/server.js'
+import type { ConsoleLog, ForkSpec, ImportSource, RingchainLogger, RingchainOptions } from './assembly.js'
 
+export type { ConsoleLog, ForkSpec, ImportSource, RingchainLogger, RingchainOptions } from './assembly.js'
 export { RingchainRpcError, type RequestArguments } from './eip1193.js'
 export type { StateDump } from './chain/dumpState.js'
 export { InvalidProviderProfileError, parseProviderProfile, type ProviderBehaviour, type ProviderProfileJson } from './rpc/provider/profile.js'
@@ -38,76 +29,6 @@ export { InvalidProviderProfileError, parseProviderProfile, type ProviderBehavio
 export { DEFAULT_MAX_CHAINS, type IsolateOptions } from './chains.js'
 
 export const CLIENT_VERSION = 'ringchain/0.1.0'
-
-/** A recorded chain to start from (geth's `init` + `import`); paths are read from disk. */
-export interface ImportSource {
-  /** The geth genesis: the parsed JSON, or the path of the file. */
-  readonly genesis: GethGenesis | string
-  /** The blocks after genesis, RLP-concatenated as `geth export` writes them: bytes, or the path of the file. */
-  readonly blocks?: Uint8Array | string
-}
-
-/** A Solidity console.log, as `onConsole` receives it. */
-export interface ConsoleLog {
-  /** The mined transaction that printed it, or the method of the call that did. */
-  readonly transaction: `0x${string}` | 'call' | 'estimateGas'
-  /** The contract that called console.log. */
-  readonly address: `0x${string}`
-  /** The line, formatted as Hardhat and forge format it. */
-  readonly message: string
-}
-
-/** Options of `createRingchain`: the chain's options, and optionally a chain to import. */
-export interface RingchainOptions extends Omit<ChainOptions, 'onConsole'> {
-  /**
-   * Called with every Solidity console.log (calls to `0x000000000000000000636F6e736F6c652e6c6f67`)
-   * of a mined transaction, an `eth_call` or an `eth_estimateGas`. Without it (and without an
-   * info logger) console.log costs nothing.
-   * @example
-   * const rc = await createRingchain({ onConsole: (log) => console.log(`[${log.transaction}] ${log.message}`) })
-   */
-  onConsole?: (log: ConsoleLog) => void
-
-  /**
-   * Start from this recorded chain instead of a dev genesis: every block is replayed and verified,
-   * the last one is the head. For imported chains `safeLag`/`finalizedLag` default to 0 (head =
-   * safe = finalized), `mining` to manual, `blockGasLimit` to the head's, and there are no dev
-   * accounts unless `accounts` or `mnemonic` is given; new blocks follow the head's timestamp.
-   * `chainId`, `hardfork`, `baseFee` and `balance` come from the genesis and are ignored.
-   * @example
-   * await startRingchain({ import: { genesis: 'tests/genesis.json', blocks: 'tests/chain.rlp' } })
-   */
-  import?: ImportSource
-  /**
-   * Start from a state dump (`dumpState()`, `anvil_dumpState`, anvil's `--dump-state` file): the
-   * parsed JSON, or the path of the file. Its accounts and head block's number, time, base fee
-   * and gas limit become the chain's head, where the window starts (see `Chain.loadState`).
-   * @example
-   * const rc = await createRingchain({ loadState: 'state.json' })
-   */
-  loadState?: StateDump | string
-  /**
-   * Answer as a hosted provider does: rate limits (429), latency, lagging backends, transient
-   * failures, WebSocket drops and limits, per API key, deterministic under its `seed`. Absent: the
-   * perfect provider. `ringchain_setProviderProfile` changes it at runtime.
-   * @example
-   * await startRingchain({ providerProfile: { seed: 1, default: { failures: { share: 0.2, status: 503 } } } })
-   */
-  providerProfile?: ProviderProfileJson
-  /**
-   * Fork a live chain: the chain continues from the upstream's block `blockNumber` (default its
-   * latest), with its chain id, hardfork, gas limit and base fee unless the options set them, and
-   * reads the state at that block lazily from the upstream. `url` is any JSON-RPC node (http(s)
-   * or ws(s)); in-process, a ready `source` may stand in for it (the caller closes it). The dev
-   * accounts hold `balance` at the fork.
-   * @example
-   * const rc = await createRingchain({ fork: { url: 'https://eth.example/v3/KEY', blockNumber: 21_000_000n } })
-   */
-  fork?: ForkSpec
-}
-
-/** Where a forked chain forks from: an upstream URL, or (in-process) a ready source, and the block. */
-export type ForkSpec = ({ readonly url: string } | { readonly source: ForkSource }) & { readonly blockNumber?: bigint }
 
 /** A dev account as the API hands it out. */
 export interface AccountInfo {
@@ -136,30 +57,21 @@ export interface Ringchain {
  * const client = createPublicClient({ transport: custom(rc) })
  */
 export async function createRingchain(options: RingchainOptions = {}): Promise<Ringchain> {
-  const chains = new Chains(chainFactory(options), { isolate: false })
   const provider = providerSimulation(options)
+  const { assembly, withProvider } = await loadAssembly()
+  const chains = new Chains(assembly.chainFactory(options), { isolate: false })
   const primary = await chains.open(IN_PROCESS_KEY)
-  const dispatch = withProvider(dispatcherFor(chains, undefined, provider), provider, chains.chainFor)
+  const dispatch = withProvider(assembly.dispatcherFor(chains, undefined, provider, CLIENT_VERSION), provider, chains.chainFor)
   const session = inProcessSession(IN_PROCESS_KEY)
   return {
     get chain() {
       return chains.primary
     },
-    accounts: accountsOf(primary),
+    accounts: accountsOf(primary.accounts),
     request: (args) => request(dispatch, session, args),
-    dumpState: () => dumpState(chains.primary),
+    dumpState: () => assembly.dumpState(chains.primary),
     close: () => chains.close(),
   }
-}
-
-/** Where the server and the chains report; `info` and `debug` are optional (quiet without them). */
-export interface RingchainLogger {
-  error(message: string): void
-  warn(message: string): void
-  /** Isolated chains created, reset and dropped. */
-  info?(message: string): void
-  /** Every request: transport, method names and time taken. */
-  debug?(message: string): void
 }
 
 /** Options of `startRingchain`: the chain's and the server's. */
@@ -193,6 +105,22 @@ export interface StartOptions extends RingchainOptions {
   record?: string
   /** Serve the inspector page at `/inspector/<KEY>` (`inspectorUrl`). Default true; false: 404. */
   inspector?: boolean
+  /**
+   * Called once the server listens, before the chain is built, for a dev chain (no `fork`,
+   * `import`, `loadState` or `providerProfile`), whose id and accounts the options fix. Until the
+   * chain is built, `eth_chainId` and `net_version` are answered at once and other requests wait
+   * for it, in order. `ringchain serve --json` prints its ready line here.
+   */
+  onListening?: (listening: ListeningRingchain) => void
+}
+
+/** What `onListening` is told: where the server listens, and the chain it is building. */
+export interface ListeningRingchain {
+  readonly httpUrl: string
+  readonly wsUrl: string
+  readonly port: number
+  readonly chainId: bigint
+  readonly accounts: readonly AccountInfo[]
 }
 
 /** A running ringchain server. */
@@ -221,14 +149,15 @@ export interface RunningRingchain {
 export const DEFAULT_API_KEY = 'ringchain'
 
 /**
- * Starts the chain and the server; resolves once the server listens.
+ * Starts the server, then builds the chain behind it (see `onListening`); resolves once both are
+ * ready. If building the chain fails, the server is closed and the promise rejects.
  *
  * @example
  * const rc = await startRingchain({ port: 0 })
  * const provider = new JsonRpcProvider(rc.httpUrl)
  */
 export async function startRingchain(options: StartOptions = {}): Promise<RunningRingchain> {
-  const { port, host, apiKeys, isolate, logger, server: serverOptions, record, providerProfile: _profile, inspector, ...ringchainOptions } = options
+  const { port, host, apiKeys, isolate, logger, server: serverOptions, record, providerProfile: _profile, inspector, onListening, ...ringchainOptions } = options
   const provider = providerSimulation(options)
   const { maxBatchLength, ...transport } = serverOptions ?? {}
   if (maxBatchLength !== undefined && (!Number.isSafeInteger(maxBatchLength) || maxBatchLength < 1)) {
@@ -236,32 +165,50 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
   }
   const chainOptions: RingchainOptions = logger === undefined ? ringchainOptions : { ...ringchainOptions, logger }
   const key = apiKeys?.[0] ?? DEFAULT_API_KEY
-  const chains = new Chains(chainFactory(chainOptions), {
-    ...(isolate === undefined || isolate === false ? { isolate: false } : { isolate: true, ...(isolate === true ? {} : isolate) }),
+  // The server listens first and the chain is built behind it: requests that come meanwhile wait
+  // at the gate (a dev chain's id is answered at once). Loading and building the chain is most of
+  // a start (scripts/bundle-cli.mjs and bench/startup.mjs measure it).
+  const dev = devChainFacts(options)
+  const gate = new StartupGate(dev?.chainId)
+  const server = await startServer(logger?.debug === undefined ? gate.dispatch : logRequests(gate.dispatch, logger.debug.bind(logger)), {
     ...(logger === undefined ? {} : { logger }),
+    ...transport,
+    port: port ?? 8545,
+    host: host ?? '127.0.0.1',
+    inspector: inspector ?? true,
+    // `/` serves the default key's chain, for clients that default to a URL without a path
+    // (cast, forge, Hardhat's localhost). With keys configured it is refused: a key is a secret.
+    ...(apiKeys === undefined ? { rootKey: key } : { apiKeys }),
+    wsLifetime: (apiKey) => provider.wsLifetime(apiKey),
   })
-  const primary = await chains.open(key)
-  const answering = dispatcherFor(chains, logger, provider, maxBatchLength)
-  const recorder = record === undefined ? undefined : (await import('./recorder.js')).wrapWithRecorder(answering, record, { chain: ringchainOptions })
-  // Outside the recorder: a request the provider refuses was never served.
-  const dispatch = withProvider(recorder?.dispatch ?? answering, provider, chains.chainFor)
-  let server
+  if (dev !== undefined && onListening !== undefined) {
+    onListening({ ...server.urls(key), port: server.port, ...dev })
+    // Loading the chain holds the event loop in steps of ~20 ms: the first request of whoever was
+    // just told the URL (often an eth_chainId probe) is answered before that begins.
+    await Promise.race([gate.firstRequest, new Promise((resolve) => setTimeout(resolve, FIRST_REQUEST_GRACE_MS))])
+  }
+  let chains: Chains | undefined
+  let recorder: Awaited<ReturnType<typeof import('./recorder.js').wrapWithRecorder>> | undefined
+  let built
   try {
-    server = await startServer(logger?.debug === undefined ? dispatch : logRequests(dispatch, logger.debug.bind(logger)), {
+    const { assembly, withProvider } = await loadAssembly()
+    chains = new Chains(assembly.chainFactory(chainOptions), {
+      ...(isolate === undefined || isolate === false ? { isolate: false } : { isolate: true, ...(isolate === true ? {} : isolate) }),
       ...(logger === undefined ? {} : { logger }),
-      ...transport,
-      port: port ?? 8545,
-      host: host ?? '127.0.0.1',
-      inspector: inspector ?? true,
-      // `/` serves the default key's chain, for clients that default to a URL without a path
-      // (cast, forge, Hardhat's localhost). With keys configured it is refused: a key is a secret.
-      ...(apiKeys === undefined ? { rootKey: key } : { apiKeys }),
-      wsLifetime: (apiKey) => provider.wsLifetime(apiKey),
     })
+    const primary = await chains.open(key)
+    const answering = assembly.dispatcherFor(chains, logger, provider, CLIENT_VERSION, maxBatchLength)
+    recorder = record === undefined ? undefined : (await import('./recorder.js')).wrapWithRecorder(answering, record, { chain: ringchainOptions })
+    // Outside the recorder: a request the provider refuses was never served.
+    built = { chains, primary, assembly, dispatch: withProvider(recorder?.dispatch ?? answering, provider, chains.chainFor) }
   } catch (e) {
-    await chains.close()
+    gate.fail(e as Error)
+    await Promise.all([server.close(), chains?.close(), recorder?.close()])
     throw e
   }
+  const { primary, assembly, dispatch } = built
+  const running = built.chains
+  gate.open(dispatch)
   const urls = server.urls(key)
   const session = inProcessSession(key)
   let closing: Promise<void> | undefined
@@ -270,84 +217,65 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
     wsUrl: urls.wsUrl,
     inspectorUrl: server.inspectorUrl(key),
     port: server.port,
-    accounts: accountsOf(primary),
+    accounts: accountsOf(primary.accounts),
     get chain() {
-      return chains.primary
+      return running.primary
     },
     urls: (apiKey) => server.urls(apiKey),
     request: (args) => request(dispatch, session, args),
-    dumpState: () => dumpState(chains.primary),
-    close: () => (closing ??= Promise.all([server.close(), chains.close()]).then(() => recorder?.close())),
+    dumpState: () => assembly.dumpState(running.primary),
+    close: () => (closing ??= Promise.all([server.close(), running.close()]).then(() => recorder?.close())),
   }
 }
 
-// --- which chain a request is about -----------------------------------------------------------
-
-/** One chain's place: the chain (a promise while it is being created or reset) and its use. */
 /**
- * Creates chains from one set of options (or, for a reset, as `target` says); an import is read
- * from disk once, however many chains.
+ * The id and accounts of the chain the options make, when the options alone fix them: a dev chain
+ * (no fork, import, state dump or provider profile). A bad mnemonic throws here, before listening.
  */
-function chainFactory(options: RingchainOptions): (target?: ResetTarget) => Promise<Chain> {
-  const { import: source, loadState, onConsole, providerProfile: _profile, fork, ...rest } = options
-  const chainOptions: ChainOptions = onConsole === undefined ? rest : { ...rest, onConsole: (entry) => onConsole(consoleLogOf(entry)) }
-  let loaded: Promise<ChainImport> | undefined
-  let state: Promise<ChainState> | undefined
-  return async (target) => {
-    const withCrypto: ChainOptions = { customCrypto: createCustomCrypto(), ...chainOptions }
-    // Genesis is hashed with the WebAssembly keccak: waiting for its compile (off the main thread)
-    // costs less than noble's keccak does while V8 has not yet optimised it. Mining needs it too
-    // (see keccakReady).
-    await keccakReady()
-    const forkTo = target === undefined ? fork : forkOfReset(target, fork)
-    if (forkTo !== undefined) return forkChain({ source: forkSource(forkTo), ...(forkTo.blockNumber === undefined ? {} : { blockNumber: forkTo.blockNumber }) }, withCrypto)
-    // Otherwise a chain as the options make it, their import and state dump included.
-    const chain = source === undefined ? await Chain.create(withCrypto) : await importChain(await (loaded ??= loadImport(source)), withCrypto)
-    if (loadState !== undefined) {
-      try {
-        await chain.loadState(await (state ??= readState(loadState)))
-      } catch (e) {
-        await chain.close()
-        throw e
-      }
-    }
-    return chain
+function devChainFacts(options: RingchainOptions): { chainId: bigint; accounts: AccountInfo[] } | undefined {
+  if (options.fork !== undefined || options.import !== undefined || options.loadState !== undefined || options.providerProfile !== undefined) return undefined
+  const accounts = deriveAccounts(options.mnemonic ?? DEFAULT_MNEMONIC, options.accounts ?? CHAIN_DEFAULTS.accounts)
+  return { chainId: options.chainId ?? CHAIN_DEFAULTS.chainId, accounts: accountsOf(accounts) }
+}
+
+/**
+ * The chain's modules: ethereumjs, the chain, the method registry (`assembly.ts` and what it
+ * imports), loaded a few at a time with a turn of the event loop between them. At once they held
+ * the loop for ~80 ms, in which a server already listening could not answer even what its gate
+ * answers at once.
+ */
+async function loadAssembly() {
+  for (const load of LOAD_STEPS) {
+    await load()
+    await new Promise((resolve) => setImmediate(resolve))
   }
+  const [assembly, { withProvider }] = await Promise.all([import('./assembly.js'), import('./rpc/provider/serve.js')])
+  return { assembly, withProvider }
 }
 
-/** The fork a reset asks for: its URL, else the options' upstream; undefined for a plain chain. */
-function forkOfReset(target: ResetTarget, configured: ForkSpec | undefined): ForkSpec | undefined {
-  if (target.fork === null) return undefined
-  const at = target.fork.blockNumber === undefined ? {} : { blockNumber: target.fork.blockNumber }
-  if (target.fork.url !== undefined) return { url: target.fork.url, ...at }
-  if (configured === undefined) return undefined
-  return { ...('url' in configured ? { url: configured.url } : { source: configured.source }), ...at }
-}
+/** How long a server that has just told its URL waits for a first request before loading the chain. */
+const FIRST_REQUEST_GRACE_MS = 25
 
-/** A chain's own connection to its upstream (it closes it); a source handed in stays the caller's to close. */
-function forkSource(spec: ForkSpec): ForkSource {
-  if ('url' in spec) return connectUpstream(spec.url)
-  const { source } = spec
-  return { label: source.label, request: (method, params) => source.request(method, params), close: async () => {} }
-}
-
-function dispatcherFor(chains: Chains, logger: RingchainLogger | undefined, provider: ProviderSimulation, maxBatchLength?: number): Dispatch {
-  const methods = createMethods(chains.chainFor, {
-    clientVersion: CLIENT_VERSION,
-    reset: (ctx, target) => chains.reset(ctx.session.apiKey, target),
-    provider,
-  })
-  return createDispatcher(methods, {
-    mapDomainError,
-    rerunAfter: (thrown) => (thrown instanceof StateNotLoadedError ? thrown.loading : undefined),
-    ...(maxBatchLength === undefined ? {} : { maxBatchLength }),
-    ...(logger === undefined ? {} : { logger: { error: (message, details) => logger.error(`${message}: ${describeError(details.error)}`) } }),
-  })
-}
+const LOAD_STEPS: readonly (() => Promise<unknown>)[] = [
+  () => import('@ethereumjs/util'),
+  () => import('@ethereumjs/common'),
+  () => import('@ethereumjs/evm'),
+  () => import('@ethereumjs/vm'),
+  () => import('./chain/chain.js'),
+  () => import('./rpc/methods.js'),
+]
 
 /** The provider simulation of the options' profile (checked here: a bad one throws before anything starts). */
 function providerSimulation(options: RingchainOptions): ProviderSimulation {
   return new ProviderSimulation(options.providerProfile === undefined ? undefined : parseProviderProfile(options.providerProfile))
+}
+
+function accountsOf(accounts: readonly DevAccount[]): AccountInfo[] {
+  return accounts.map((a) => ({ address: hex(a.address), privateKey: hex(a.privateKey) }))
+}
+
+function hex(bytes: Uint8Array): `0x${string}` {
+  return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`
 }
 
 /** Wraps a dispatcher to log each request's transport, methods and time (never its key). */
@@ -369,35 +297,6 @@ function methodsOf(body: string): string {
   } catch {
     return '(not JSON)'
   }
-}
-
-function consoleLogOf(entry: ConsoleEntry): ConsoleLog {
-  return { transaction: typeof entry.source === 'string' ? entry.source : bytesToHex(entry.source), address: bytesToHex(entry.address), message: entry.message }
-}
-
-async function loadImport(source: ImportSource): Promise<ChainImport> {
-  const genesis = typeof source.genesis === 'string' ? (JSON.parse(await readFile(source.genesis, 'utf8')) as GethGenesis) : source.genesis
-  const blocks = typeof source.blocks === 'string' ? new Uint8Array(await readFile(source.blocks)) : source.blocks
-  return blocks === undefined ? { genesis } : { genesis, blocks }
-}
-
-/** A state dump from its parsed JSON or its file; a bad file's error names it. */
-async function readState(source: StateDump | string): Promise<ChainState> {
-  if (typeof source !== 'string') return readStateDump(source)
-  try {
-    return parseStateDump(await readFile(source, 'utf8'))
-  } catch (e) {
-    if (e instanceof InvalidStateDumpError) throw new InvalidStateDumpError(`${source}: ${e.problem}`, { cause: e })
-    throw e
-  }
-}
-
-async function dumpState(chain: Chain): Promise<StateDump> {
-  return toStateDump(await chain.exportState(), chain.common)
-}
-
-function accountsOf(chain: Chain): AccountInfo[] {
-  return chain.accounts.map((a) => ({ address: bytesToHex(a.address), privateKey: bytesToHex(a.privateKey) }))
 }
 
 // --- the in-process EIP-1193 request ----------------------------------------------------------

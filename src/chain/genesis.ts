@@ -1,11 +1,12 @@
 /**
  * Chain configuration and genesis: the options a chain is created with, the fork rules (an
- * ethereumjs `Common`), the dev accounts derived from the mnemonic, and the genesis block and state.
+ * ethereumjs `Common`), and the genesis block and state, its dev accounts funded.
  * Same options, same genesis, every time.
  *
- * Leaves to others: execution and mining (`chain.ts`), storing state (`state.ts`).
+ * Leaves to others: execution and mining (`chain.ts`), storing state (`state.ts`), deriving the dev
+ * accounts (`accounts.ts`).
  */
-import { createHash, createHmac, pbkdf2Sync } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { createBlock, paramsBlock, type Block } from '@ethereumjs/block'
 import { Common, Hardfork, Mainnet, type CustomCrypto, type ParamsDict } from '@ethereumjs/common'
 import { paramsEVM } from '@ethereumjs/evm'
@@ -13,10 +14,9 @@ import { paramsTx } from '@ethereumjs/tx'
 import { paramsVM } from '@ethereumjs/vm'
 import { bytesToUnprefixedHex, hexToBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { wordlist } from '@scure/bip39/wordlists/english'
-import { secp256k1PublicKey } from './crypto.js'
+import { DEFAULT_MNEMONIC, deriveAccounts, type DevAccount } from './accounts.js'
+import { CHAIN_DEFAULTS } from './defaults.js'
 import { Clock, DETERMINISTIC_GENESIS_TIMESTAMP } from './clock.js'
-import { DEFAULT_MNEMONIC_ACCOUNTS } from './defaultAccounts.js'
 import { newAccount } from './encoding.js'
 import { InvalidInputError } from './errors.js'
 import { WorldState, type StateChanges, emptyChanges } from './state.js'
@@ -24,9 +24,6 @@ import { SYSTEM_CONTRACTS } from './systemContracts.js'
 import type { BlockRecord, MiningMode } from './types.js'
 import type { ConsoleEntry } from './console/report.js'
 import type { ReorgSchedule } from './reorg/schedule.js'
-
-/** The well-known test mnemonic of Hardhat, anvil and Foundry: their fixtures' addresses work here. */
-export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk'
 
 /** Mainnet forks in order, as ethereumjs names them. `mergeNetsplitBlock` and `dao` are not rule sets. */
 export const HARDFORKS: readonly string[] = Mainnet.hardforks
@@ -99,97 +96,6 @@ export function mergeParamsOnce(common: Common): void {
     writable: true,
     configurable: true,
   })
-}
-
-/** A dev account: address and private key. */
-export interface DevAccount {
-  readonly address: Uint8Array
-  readonly privateKey: Uint8Array
-}
-
-/**
- * Derives `count` accounts at m/44'/60'/0'/0/i, as Hardhat, anvil, viem and ethers do.
- *
- * BIP-39 and BIP-32 are written out here on node:crypto (native PBKDF2 and HMAC) and the native
- * secp256k1 binding, rather than taken from @scure/bip32: that one brings a second copy of noble's
- * curves whose precomputed tables cost ~200 ms, paid at every start. The default mnemonic's
- * first accounts are not derived at all but read from a table (see defaultAccounts.ts).
- */
-export function deriveAccounts(mnemonic: string, count: number): DevAccount[] {
-  if (mnemonic === DEFAULT_MNEMONIC && count <= DEFAULT_MNEMONIC_ACCOUNTS.length) {
-    return DEFAULT_MNEMONIC_ACCOUNTS.slice(0, count).map(([address, privateKey]) => ({ address: fromHex(address), privateKey: fromHex(privateKey) }))
-  }
-  const normalized = normalizeMnemonic(mnemonic)
-  const seed = pbkdf2Sync(normalized, 'mnemonic', 2048, 64, 'sha512')
-  let node = hdMaster(seed)
-  for (const index of [44 + HARDENED, 60 + HARDENED, HARDENED, 0]) node = hdChild(node, index)
-  const accounts: DevAccount[] = []
-  for (let i = 0; i < count; i++) {
-    const privateKey = hdChild(node, i).key
-    const publicKey = secp256k1PublicKey(privateKey, false)
-    accounts.push({ address: keccak_256(publicKey.subarray(1)).slice(12), privateKey })
-  }
-  return accounts
-}
-
-function fromHex(hex: string): Uint8Array {
-  return Uint8Array.from(Buffer.from(hex, 'hex'))
-}
-
-const HARDENED = 0x8000_0000
-const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
-
-interface HdNode {
-  readonly key: Uint8Array
-  readonly chainCode: Uint8Array
-}
-
-/** The mnemonic as BIP-39 hashes it (NFKD, single spaces); `InvalidInputError` unless its words and checksum are valid. */
-export function normalizeMnemonic(mnemonic: string): string {
-  const normalized = mnemonic.normalize('NFKD').trim().split(/\s+/).join(' ')
-  if (!validMnemonic(normalized)) throw new InvalidInputError('invalid mnemonic: not a BIP-39 English mnemonic with a valid checksum')
-  return normalized
-}
-
-function validMnemonic(words: string): boolean {
-  const list = words.split(' ')
-  if (list.length % 3 !== 0 || list.length < 12 || list.length > 24) return false
-  let bits = ''
-  for (const word of list) {
-    const index = wordIndex().get(word)
-    if (index === undefined) return false
-    bits += index.toString(2).padStart(11, '0')
-  }
-  const checksumBits = list.length / 3
-  const entropyBits = bits.slice(0, bits.length - checksumBits)
-  const entropy = Uint8Array.from(entropyBits.match(/.{8}/g)!, (byte) => parseInt(byte, 2))
-  const hash = createHash('sha256').update(entropy).digest()
-  return hash[0]!.toString(2).padStart(8, '0').slice(0, checksumBits) === bits.slice(-checksumBits)
-}
-
-let wordIndexes: Map<string, number> | undefined
-function wordIndex(): Map<string, number> {
-  return (wordIndexes ??= new Map(wordlist.map((word, i) => [word, i])))
-}
-
-function hdMaster(seed: Uint8Array): HdNode {
-  const I = createHmac('sha512', 'Bitcoin seed').update(seed).digest()
-  return { key: new Uint8Array(I.subarray(0, 32)), chainCode: new Uint8Array(I.subarray(32)) }
-}
-
-/** BIP-32 CKDpriv. */
-function hdChild(parent: HdNode, index: number): HdNode {
-  const data = new Uint8Array(37)
-  if (index >= HARDENED) data.set(parent.key, 1)
-  else data.set(secp256k1PublicKey(parent.key, true), 0)
-  new DataView(data.buffer).setUint32(33, index)
-  const I = createHmac('sha512', parent.chainCode).update(data).digest()
-  const tweak = BigInt('0x' + I.subarray(0, 32).toString('hex'))
-  const key = (tweak + BigInt('0x' + bytesToUnprefixedHex(parent.key))) % CURVE_ORDER
-  // Probability below 2^-127; BIP-32 would skip to the next index, which no wallet does either.
-  if (tweak >= CURVE_ORDER || key === 0n) throw new InvalidInputError(`cannot derive child key ${index}`)
-  const hex = key.toString(16).padStart(64, '0')
-  return { key: Uint8Array.from(hex.match(/.{2}/g)!, (byte) => parseInt(byte, 16)), chainCode: new Uint8Array(I.subarray(32)) }
 }
 
 /** The genesis alloc of a dev chain: each dev account funded with `balance`. */
@@ -271,18 +177,6 @@ export interface ChainOptions {
   onConsole?: (entry: ConsoleEntry) => void
   /** A reorg of depth `depth` after every `every` blocks, seeded (see `reorg/schedule.ts`). Default none. */
   reorgs?: ReorgSchedule
-}
-
-/** The default of each option a chain is created with. */
-export const CHAIN_DEFAULTS = {
-  chainId: 31337n,
-  blockGasLimit: 30_000_000n,
-  baseFee: 1_000_000_000n,
-  accounts: 10,
-  balance: 10_000n * 10n ** 18n,
-  window: 128,
-  safeLag: 32,
-  finalizedLag: 64,
 }
 
 /** The parts of a new dev chain: genesis with funded dev accounts and the system contracts its fork needs. */

@@ -19,17 +19,20 @@ export async function serve(rest: string[]): Promise<void> {
   const logger = stderrLogger(logLevelOf(values))
   const options = toOptions(values, logger)
   const dumpTo = stateFiles(values, options)
-  // The chain's modules load only now: a bad flag or file above is answered without loading them.
-  const [{ startRingchain, parseProviderProfile }, { normalizeHardfork, normalizeMnemonic }, { ChainError }] = await Promise.all([
+  // Only what the options need checking with: the chain's modules load once the server listens.
+  if (options.hardfork !== undefined) {
+    const { normalizeHardfork } = await import('../chain/genesis.js')
+    try {
+      options.hardfork = normalizeHardfork(options.hardfork)
+    } catch (e) {
+      fail(`--hardfork: ${(e as Error).message}`)
+    }
+  }
+  const [{ startRingchain, parseProviderProfile }, { normalizeMnemonic }, { ChainError }] = await Promise.all([
     import('../simulator.js'),
-    import('../chain/genesis.js'),
+    import('../chain/accounts.js'),
     import('../chain/errors.js'),
   ])
-  try {
-    if (options.hardfork !== undefined) options.hardfork = normalizeHardfork(options.hardfork)
-  } catch (e) {
-    fail(`--hardfork: ${(e as Error).message}`)
-  }
   try {
     if (options.mnemonic !== undefined) normalizeMnemonic(options.mnemonic)
   } catch (e) {
@@ -46,9 +49,17 @@ export async function serve(rest: string[]): Promise<void> {
 
   // Signals first: one that arrives while starting, or right as the ready line goes out, is not lost.
   const ends = handleEnds(values['exit-with-parent'] === true, logger)
+  // With --json, the ready line goes out as soon as the port listens when the options fix the
+  // chain's id and accounts (a dev chain); requests wait for the chain meanwhile (StartupGate).
+  let readyLine = false
+  const printReady = (ready: ReadyLine) => {
+    readyLine = true
+    ends.announced()
+    process.stdout.write(JSON.stringify(ready) + '\n')
+  }
   let running: RunningRingchain
   try {
-    running = await startRingchain(options)
+    running = await startRingchain(values.json === true ? { ...options, onListening: (l) => printReady({ httpUrl: l.httpUrl, wsUrl: l.wsUrl, port: l.port, chainId: Number(l.chainId), accounts: l.accounts }) } : options)
   } catch (e) {
     const error = e as NodeJS.ErrnoException
     if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL') {
@@ -62,12 +73,20 @@ export async function serve(rest: string[]): Promise<void> {
   }
 
   if (values.json === true) {
-    const ready = { httpUrl: running.httpUrl, wsUrl: running.wsUrl, port: running.port, chainId: Number(running.chain.common.chainId()), accounts: running.accounts }
-    process.stdout.write(JSON.stringify(ready) + '\n')
+    if (!readyLine) printReady({ httpUrl: running.httpUrl, wsUrl: running.wsUrl, port: running.port, chainId: Number(running.chain.common.chainId()), accounts: running.accounts })
   } else if (values.quiet !== true) {
     process.stdout.write(await banner(running, options))
   }
   ends.serving(running, dumpTo === undefined ? undefined : () => writeState(running, dumpTo, logger))
+}
+
+/** The `--json` ready line (test/cli/serve.test.ts holds its keys and their order). */
+interface ReadyLine {
+  readonly httpUrl: string
+  readonly wsUrl: string
+  readonly port: number
+  readonly chainId: number
+  readonly accounts: RunningRingchain['accounts']
 }
 
 /** Writes the state dump to `path` (before the chain closes). */
@@ -127,31 +146,40 @@ async function banner(running: RunningRingchain, options: StartOptions): Promise
 
 /**
  * Closes and exits 0 on SIGINT/SIGTERM, when stdin (a pipe) ends, and with `--exit-with-parent`
- * when the parent process goes; before `serving()` is called there is nothing to close. A second
- * signal while closing exits at once.
+ * when the parent process goes. Before `announced()` there is nothing to close: it exits at once;
+ * after it (the ready line is out while the chain is built) it stops once `serving()` is called.
+ * A second signal while closing exits at once.
  */
-function handleEnds(withParent: boolean, logger: RingchainLogger): { serving(running: RunningRingchain, beforeClose?: () => Promise<void>): void } {
+function handleEnds(withParent: boolean, logger: RingchainLogger): { announced(): void; serving(running: RunningRingchain, beforeClose?: () => Promise<void>): void } {
   let running: RunningRingchain | undefined
   let beforeClose: (() => Promise<void>) | undefined
+  let announced = false
   let stopping = false
+  let stopWhenServing: string | undefined
   const stop = (why: string) => {
-    if (stopping || running === undefined) process.exit(0)
+    if (stopping || stopWhenServing !== undefined || (running === undefined && !announced)) process.exit(0)
+    if (running === undefined) {
+      stopWhenServing = why
+      return
+    }
     stopping = true
     logger.info?.(`stopping (${why})`)
     const closing = running
     // The state is dumped while the chain still runs; a failed dump still closes, but exits 1.
-    const before = (beforeClose ?? (async () => {}))().then(
-      () => 0,
-      (e: unknown) => {
-        logger.error(`could not write the state: ${(e as Error).message}`)
-        return 1
-      },
-    )
-    before.then(async (code) => {
-      await closing.close()
-      return code
-    }).then(
-      (code) => process.exit(code),
+    // Without one, the server stops taking connections now, as the line above says.
+    const before =
+      beforeClose === undefined
+        ? Promise.resolve(0)
+        : beforeClose().then(
+            () => 0,
+            (e: unknown) => {
+              logger.error(`could not write the state: ${(e as Error).message}`)
+              return 1
+            },
+          )
+    const closed = beforeClose === undefined ? closing.close() : before.then(() => closing.close())
+    Promise.all([before, closed]).then(
+      ([code]) => process.exit(code),
       (e: unknown) => {
         logger.error(`error while closing: ${(e as Error).message}`)
         process.exit(1)
@@ -176,9 +204,17 @@ function handleEnds(withParent: boolean, logger: RingchainLogger): { serving(run
     timer.unref()
   }
   return {
+    announced: () => {
+      announced = true
+    },
     serving: (r, before) => {
       running = r
       beforeClose = before
+      const why = stopWhenServing
+      stopWhenServing = undefined
+      // On a later turn of the event loop, as a signal is handled: the requests held while the
+      // chain was built have just been dispatched, and go first.
+      if (why !== undefined) setImmediate(() => stop(why))
     },
   }
 }

@@ -4,7 +4,7 @@
 import { mnemonicToAccount } from 'viem/accounts'
 import { bytesToHex } from 'viem'
 import { describe, expect, onTestFinished, test } from 'vitest'
-import { DEFAULT_MNEMONIC, deriveAccounts } from '../../src/chain/genesis.js'
+import { DEFAULT_MNEMONIC, deriveAccounts } from '../../src/chain/accounts.js'
 import { InvalidInputError, createRingchain } from '../../src/index.js'
 
 const TWENTY_FOUR = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon art'

@@ -11,7 +11,7 @@
  */
 import { equalsBytes } from '@ethereumjs/util'
 import type { Chain } from '../../chain/chain.js'
-import type { DevAccount } from '../../chain/genesis.js'
+import type { DevAccount } from '../../chain/accounts.js'
 import type { ChainFor } from '../context.js'
 import { defineMethod, type MethodSpec, type Registry } from '../dispatcher.js'
 import { InvalidParamsError, ServerError } from '../errors.js'
