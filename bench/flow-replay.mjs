@@ -19,6 +19,7 @@ import { custom } from 'viem'
 import WebSocket from 'ws'
 import { FLOWS, HARDFORK, viemClients } from './suite-flows.mjs'
 import { threadsCpuMs } from './proc-cpu.mjs'
+import { readyLine, stopProcess } from './processes.mjs'
 import { ringchainCommand } from './startup.mjs'
 
 const N = Number(process.env.N ?? 40)
@@ -56,21 +57,8 @@ async function inProcess() {
 
 async function served(transport) {
   const child = spawn(ringchainCommand.command, [...ringchainCommand.args, '--hardfork', HARDFORK], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const line = await new Promise((resolve, reject) => {
-    let buffer = ''
-    child.stdout.on('data', (d) => {
-      buffer += d
-      const end = buffer.indexOf('\n')
-      if (end !== -1) resolve(buffer.slice(0, end))
-    })
-    child.once('exit', (code) => reject(new Error(`ringchain serve exited with ${code}`)))
-  })
-  child.stdout.resume()
-  const { httpUrl, wsUrl } = JSON.parse(line)
-  const stopChild = () => new Promise((resolve) => {
-    child.once('exit', resolve)
-    child.kill('SIGTERM')
-  })
+  const { httpUrl, wsUrl } = await readyLine(child, 'ringchain serve')
+  const stopChild = () => stopProcess(child)
   let id = 1
   const answer = (text) => {
     const parsed = JSON.parse(text)

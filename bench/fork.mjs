@@ -16,9 +16,9 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { http } from 'viem'
 import { KEYS, Token, viemClients } from './suite-flows.mjs'
-import { findAnvil, freePort, installedFile, ringchainCommand, ringchainReady } from './startup.mjs'
+import { readyLine, stopProcess, waitForRpc } from './processes.mjs'
+import { findAnvil, freePort, installedFile, ringchainCommand } from './startup.mjs'
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const HOLDERS = Array.from({ length: 16 }, (_, i) => `0x${(0x1000 + i).toString(16).padStart(40, '0')}`)
 const SUPPLY = 10n ** 24n
 const SHARE = 10n ** 18n
@@ -55,18 +55,8 @@ async function startRingchain(extra = []) {
   const child = spawn(ringchainCommand.command, [...ringchainCommand.args, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr.on('data', (d) => (stderr += d))
-  const line = await new Promise((resolve, reject) => {
-    let buffer = ''
-    child.stdout.on('data', (d) => {
-      buffer += d
-      const end = buffer.indexOf('\n')
-      if (end !== -1) resolve(buffer.slice(0, end))
-    })
-    child.once('exit', (code) => reject(new Error(`ringchain serve exited with ${code}: ${stderr.trim().split('\n').slice(-2).join(' ')}`)))
-  })
-  if (ringchainReady(line) === undefined) throw new Error(`ringchain serve: unexpected ready line ${line}`)
-  child.stdout.resume()
-  return { child, ...JSON.parse(line) }
+  const info = await readyLine(child, 'ringchain serve', (code) => `ringchain serve exited with ${code}: ${stderr.trim().split('\n').slice(-2).join(' ')}`)
+  return { child, ...info }
 }
 
 /** anvil forking `url`, its RPC cache off so that every run fetches what it needs. */
@@ -74,24 +64,8 @@ async function startAnvil(binary, url, cachePath) {
   const port = await freePort()
   const child = spawn(binary, ['--port', String(port), '--silent', '--fork-url', url, '--no-storage-caching', '--cache-path', cachePath], { stdio: 'ignore' })
   const httpUrl = `http://127.0.0.1:${port}`
-  for (let i = 0; ; i++) {
-    try {
-      const answer = await fetch(httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}' })
-      if (answer.ok) break
-    } catch (e) {
-      if (i > 3_000 || child.exitCode !== null) throw new Error(`anvil did not start: ${e.message}`)
-    }
-    await sleep(10)
-  }
+  await waitForRpc(httpUrl, child, 'anvil')
   return { child, httpUrl }
-}
-
-async function stop(child) {
-  if (child === undefined || child.exitCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGTERM')
-  await Promise.race([exited, sleep(3_000)])
-  if (child.exitCode === null) child.kill('SIGKILL')
 }
 
 /** An HTTP proxy in front of `target` that counts the JSON-RPC calls going through it, by method. */
@@ -228,10 +202,10 @@ export async function forkSection({ quick = false, anvilBinary, log = () => {} }
     }
   } finally {
     for (const t of targets) {
-      await stop(t.child)
+      await stopProcess(t.child)
       await t.proxy.close()
     }
-    await stop(upstream.child)
+    await stopProcess(upstream.child)
     rmSync(anvilCache, { recursive: true, force: true })
   }
 }

@@ -25,6 +25,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
 import { Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { bytesToHex, generateAddress, hexToBytes, intToBytes, setLengthLeft } from '@ethereumjs/util'
+import { readyLine, sleep, stopProcess, waitForRpc } from './processes.mjs'
 import { anvilReady, findAnvil, freePort, ringchainCommand, ringchainReady, series } from './startup.mjs'
 import { suiteSection, suiteTables } from './suite.mjs'
 import { fireSection } from './fire.mjs'
@@ -65,7 +66,6 @@ const INIT = '0x6008600c60003960086000f3' + RUNTIME
 const SLOTS = 8
 
 const log = (message) => process.stderr.write(message + '\n')
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 // --- transactions ---------------------------------------------------------------------------------
 
@@ -124,15 +124,7 @@ async function startNode(name, { probe = false } = {}) {
     // --silent: anvil otherwise prints every request, where ringchain runs at log level warn.
     const child = spawn(anvilBinary, ['--port', String(port), '--silent', ...anvilArgs(name === 'anvil-pruned' ? PRUNED : [])], { stdio: ['ignore', 'ignore', 'pipe'] })
     const httpUrl = `http://127.0.0.1:${port}`
-    for (let i = 0; ; i++) {
-      try {
-        await rpc(httpUrl, 'eth_chainId')
-        break
-      } catch (e) {
-        if (i > 3_000 || child.exitCode !== null) throw new Error(`anvil did not start: ${e.message}`)
-        await sleep(10)
-      }
-    }
+    await waitForRpc(httpUrl, child, name)
     return { name, child, httpUrl, wsUrl: `ws://127.0.0.1:${port}` }
   }
   const [command, args] =
@@ -153,19 +145,8 @@ async function startNode(name, { probe = false } = {}) {
       }
     })
   }
-  const line = await new Promise((resolve, reject) => {
-    let buffer = ''
-    child.stdout.on('data', (d) => {
-      buffer += d
-      const end = buffer.indexOf('\n')
-      if (end !== -1) resolve(buffer.slice(0, end))
-    })
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready`)))
-  })
   // The ceiling prints ringchain's ready line: JSON with httpUrl (and wsUrl).
-  if (ringchainReady(line) === undefined) throw new Error(`${name}: unexpected ready line ${line}`)
-  const info = JSON.parse(line)
-  child.stdout.resume()
+  const info = await readyLine(child, name)
   /** Runs a full collection in the server (probe only) and resolves with its process.memoryUsage(). */
   const collect = () =>
     new Promise((resolve) => {
@@ -173,14 +154,6 @@ async function startNode(name, { probe = false } = {}) {
       child.kill('SIGUSR2')
     })
   return { name, child, httpUrl: info.httpUrl, wsUrl: info.wsUrl, collect: probe ? collect : undefined }
-}
-
-async function stopNode(node) {
-  if (node === undefined || node.child.exitCode !== null) return
-  const exited = new Promise((resolve) => node.child.once('exit', resolve))
-  node.child.kill('SIGTERM')
-  await Promise.race([exited, sleep(3_000)])
-  if (node.child.exitCode === null) node.child.kill('SIGKILL')
 }
 
 /** Resident memory of a process, MiB (Linux /proc). */
@@ -369,7 +342,7 @@ async function memorySection() {
         msPerBlock: (1000 * last.seconds) / last.blocks,
       }
     } finally {
-      await stopNode(node)
+      await stopProcess(node?.child)
     }
   }
   return out
@@ -497,7 +470,7 @@ try {
           const again = await mineSection([pruned], txs)
           for (const kind of ['transfers', 'calls']) results.mine[kind]['anvil-pruned'] = again[kind]['anvil-pruned']
         } finally {
-          await stopNode(pruned)
+          await stopProcess(pruned?.child)
         }
       }
       save()
@@ -522,7 +495,7 @@ try {
       results.fire = await fireSection(nodes, { count: CONFIG.fire, rpc, log })
       save()
     }
-    for (const node of [...nodes, ceiling, floor]) await stopNode(node)
+    for (const node of [...nodes, ceiling, floor]) await stopProcess(node?.child)
   }
   if (only.has('memory')) {
     results.memory = await memorySection()
@@ -533,7 +506,7 @@ try {
     save()
   }
 } finally {
-  for (const node of [...nodes, ceiling, floor]) await stopNode(node)
+  for (const node of [...nodes, ceiling, floor]) await stopProcess(node?.child)
   loader.disconnect()
   rmSync(anvilCache, { recursive: true, force: true })
 }

@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { FLOWS, HARDFORK, MNEMONIC } from './suite-flows.mjs'
-import { freePort, installedFile, ringchainCommand, ringchainReady } from './startup.mjs'
+import { readyLine, stopProcess, waitForRpc } from './processes.mjs'
+import { freePort, installedFile, ringchainCommand } from './startup.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const CONFIG = {
   quick: { warmup: 1, rounds: 4, methodCalls: 30, methodRounds: 1, sendCalls: 10, windowWrites: 32 },
@@ -48,18 +48,7 @@ const METHOD_PAIRS = PAIRS.slice(0, 2)
 /** `ringchain serve` with the suite's chain settings; resolves once its ready line is printed. */
 export async function startRingchain() {
   const child = spawn(ringchainCommand.command, [...ringchainCommand.args, '--hardfork', HARDFORK], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const line = await new Promise((resolve, reject) => {
-    let buffer = ''
-    child.stdout.on('data', (d) => {
-      buffer += d
-      const end = buffer.indexOf('\n')
-      if (end !== -1) resolve(buffer.slice(0, end))
-    })
-    child.once('exit', (code) => reject(new Error(`ringchain serve exited with ${code} before it was ready`)))
-  })
-  if (ringchainReady(line) === undefined) throw new Error(`ringchain serve: unexpected ready line ${line}`)
-  child.stdout.resume()
-  const { httpUrl, wsUrl } = JSON.parse(line)
+  const { httpUrl, wsUrl } = await readyLine(child, 'ringchain serve')
   return { child, httpUrl, wsUrl }
 }
 
@@ -68,24 +57,8 @@ export async function startAnvil(binary, cachePath) {
   const port = await freePort()
   const child = spawn(binary, ['--port', String(port), '--silent', '--hardfork', HARDFORK, '--chain-id', '31337', '--cache-path', cachePath], { stdio: 'ignore' })
   const httpUrl = `http://127.0.0.1:${port}`
-  for (let i = 0; ; i++) {
-    try {
-      const answer = await fetch(httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}' })
-      if (answer.ok) break
-    } catch (e) {
-      if (i > 1_000 || child.exitCode !== null) throw new Error(`anvil did not start: ${e.message}`)
-    }
-    await sleep(10)
-  }
+  await waitForRpc(httpUrl, child, 'anvil', 1_000)
   return { child, httpUrl, wsUrl: `ws://127.0.0.1:${port}` }
-}
-
-export async function stopProcess(child) {
-  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGTERM')
-  await Promise.race([exited, sleep(3_000)])
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
 }
 
 // --- workers ---------------------------------------------------------------------------------------

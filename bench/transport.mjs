@@ -17,7 +17,8 @@ import { parseArgs } from 'node:util'
 import { encodeFunctionData, http, webSocket } from 'viem'
 import { threadsCpuMs } from './proc-cpu.mjs'
 import { HARDFORK, Store, accounts, devChain } from './suite-flows.mjs'
-import { startAnvil, startRingchain, stopProcess } from './suite.mjs'
+import { stopProcess } from './processes.mjs'
+import { startAnvil, startRingchain } from './suite.mjs'
 import { findAnvil } from './startup.mjs'
 
 const { values } = parseArgs({

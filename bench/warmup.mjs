@@ -10,7 +10,8 @@ import { parseArgs } from 'node:util'
 import { http } from 'viem'
 import { threadsCpuMs } from './proc-cpu.mjs'
 import { FLOWS, viemClients } from './suite-flows.mjs'
-import { startRingchain, stopProcess } from './suite.mjs'
+import { stopProcess } from './processes.mjs'
+import { startRingchain } from './suite.mjs'
 
 const { values } = parseArgs({ options: { flow: { type: 'string', default: 'viem' }, tests: { type: 'string', default: '300' }, window: { type: 'string', default: '20' } } })
 const flow = FLOWS[values.flow]

@@ -32,17 +32,7 @@ export function encodeAccount(record: AccountRecord): Uint8Array {
   const nonce = unpadded(record.nonce)
   const balance = unpadded(record.balance)
   const { storageRoot, codeHash } = record
-  const payload = itemLength(nonce) + itemLength(balance) + itemLength(storageRoot) + itemLength(codeHash)
-  // The payload is at most 9 + 33 + 33 + 33 bytes: a one-byte length after 0xf8 once it reaches 56.
-  const out = new Uint8Array((payload < 56 ? 1 : 2) + payload)
-  let at = 0
-  if (payload < 56) out[at++] = 0xc0 + payload
-  else {
-    out[at++] = 0xf8
-    out[at++] = payload
-  }
-  for (const item of [nonce, balance, storageRoot, codeHash]) at = writeItem(out, at, item)
-  return out
+  return encodeFlatList([nonce, balance, storageRoot, codeHash])
 }
 
 /** A non-negative integer as RLP holds it: big-endian bytes without leading zeros (none for zero). */
@@ -63,25 +53,8 @@ function unpadded(value: bigint): Uint8Array {
 
 const EMPTY_BYTES = new Uint8Array(0)
 
-/** Bytes of a string item under 56 bytes: one byte under 0x80 is itself, the rest get a length byte. */
-function itemLength(bytes: Uint8Array): number {
-  if (bytes.length >= 56) throw new RangeError('account field longer than 55 bytes')
-  return bytes.length === 1 && bytes[0]! < 0x80 ? 1 : 1 + bytes.length
-}
-
-function writeItem(out: Uint8Array, at: number, bytes: Uint8Array): number {
-  if (bytes.length === 1 && bytes[0]! < 0x80) {
-    out[at] = bytes[0]!
-    return at + 1
-  }
-  out[at++] = 0x80 + bytes.length
-  out.set(bytes, at)
-  return at + bytes.length
-}
-
-/** A new account record with no code and no storage. */
 /**
- * RLP of a flat list of byte strings (a block header's fields), written in one pass into one
+ * RLP of a flat list of byte strings (an account leaf, a block header's fields), written in one pass into one
  * array: `RLP.encode` builds a new array per item and concatenates them again per level.
  */
 export function encodeFlatList(items: readonly Uint8Array[]): Uint8Array {
@@ -123,6 +96,7 @@ function writeLengthPrefix(out: Uint8Array, at: number, length: number, base: nu
   return at + 1 + n
 }
 
+/** A new account record with no code and no storage. */
 export function newAccount(fields: { nonce?: bigint; balance?: bigint } = {}): AccountRecord {
   return { nonce: fields.nonce ?? 0n, balance: fields.balance ?? 0n, storageRoot: KECCAK256_RLP, codeHash: KECCAK256_NULL, codeSize: 0 }
 }

@@ -19,9 +19,9 @@ export function buildIncluded(block: Block, senders: readonly Uint8Array[], resu
   const number = block.header.number
   const timestamp = block.header.timestamp
   const baseFee = block.header.baseFeePerGas
-  // Only blob transactions' receipts carry it.
+  // Only blob transactions' receipts carry it: worked out at the first.
   let blobGasPrice: bigint | undefined
-  const blobGasPriceOf = () => (blobGasPrice ??= block.header.excessBlobGas !== undefined ? block.header.getBlobGasPrice() : undefined)
+  const hasBlobGasPrice = block.header.excessBlobGas !== undefined
   const transactions: IncludedTx[] = []
   const logs: LogRecord[] = []
   let previousCumulative = 0n
@@ -44,7 +44,7 @@ export function buildIncluded(block: Block, senders: readonly Uint8Array[], resu
       contractAddress: tx.to === undefined ? generateAddress(from, bigIntToUnpaddedBytes(tx.nonce)) : undefined,
       logs: txLogs,
       logsBloom: result.receipt.bitvector,
-      ...(result.blobGasUsed !== undefined && blobGasPriceOf() !== undefined ? { blobGasUsed: result.blobGasUsed, blobGasPrice: blobGasPriceOf()! } : {}),
+      ...(result.blobGasUsed !== undefined && hasBlobGasPrice ? { blobGasUsed: result.blobGasUsed, blobGasPrice: (blobGasPrice ??= block.header.getBlobGasPrice()) } : {}),
     }
     previousCumulative = cumulativeGasUsed
     transactions.push({ tx, hash, from, blockHash, blockNumber: number, blockTimestamp: timestamp, index, receipt })

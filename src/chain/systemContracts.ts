@@ -101,13 +101,25 @@ export function answerIdleRequestCalls(evm: CallingEvm, state: QueueState, kecca
 export function requestQueuesIdle(state: QueueState, keccak: (data: Uint8Array) => Uint8Array): () => boolean {
   const idle = idleQueueCheck(state, keccak)
   return () => {
-    for (const address of REQUEST_CONTRACTS) if (idle(address) === 'busy') return false
+    for (const address of REQUEST_ADDRESSES) if (idle(address) === 'busy') return false
     return true
   }
 }
 
-/** The addresses of the EIP-7002 and EIP-7251 request contracts (unprefixed). */
-const REQUEST_CONTRACTS = SYSTEM_CONTRACTS.filter((c) => c.eip === 7002 || c.eip === 7251).map((c) => c.address.slice(2))
+/** The EIP-7002 and EIP-7251 request contracts, and their addresses (unprefixed). */
+const REQUEST_CONTRACTS = SYSTEM_CONTRACTS.filter((c) => c.eip === 7002 || c.eip === 7251)
+const REQUEST_ADDRESSES = REQUEST_CONTRACTS.map((c) => c.address.slice(2))
+
+/** Per keccak (one per chain): the request contracts' standard code hashes by address, hashed once. */
+const standardCodeHashes = new WeakMap<(data: Uint8Array) => Uint8Array, Map<string, Uint8Array>>()
+function standardCodeHashesOf(keccak: (data: Uint8Array) => Uint8Array): Map<string, Uint8Array> {
+  let hashes = standardCodeHashes.get(keccak)
+  if (hashes === undefined) {
+    hashes = new Map(REQUEST_CONTRACTS.map((c) => [c.address.slice(2), keccak(Buffer.from(c.code.slice(2), 'hex'))]))
+    standardCodeHashes.set(keccak, hashes)
+  }
+  return hashes
+}
 
 /**
  * Per address: 'idle' for a request contract with its standard code and every queue slot zero,
@@ -115,10 +127,7 @@ const REQUEST_CONTRACTS = SYSTEM_CONTRACTS.filter((c) => c.eip === 7002 || c.eip
  * or a forked chain's state not fetched yet).
  */
 function idleQueueCheck(state: QueueState, keccak: (data: Uint8Array) => Uint8Array): (address: string) => 'idle' | 'absent' | 'busy' {
-  const standard = new Map<string, Uint8Array>()
-  for (const contract of SYSTEM_CONTRACTS) {
-    if (contract.eip === 7002 || contract.eip === 7251) standard.set(contract.address.slice(2), keccak(Buffer.from(contract.code.slice(2), 'hex')))
-  }
+  const standard = standardCodeHashesOf(keccak)
   return (address) => {
     const codeHash = standard.get(address)
     if (codeHash === undefined) return 'busy'
