@@ -26,7 +26,7 @@ import { createFeeMarket1559Tx } from '@ethereumjs/tx'
 import { Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { bytesToHex, generateAddress, hexToBytes, intToBytes, setLengthLeft } from '@ethereumjs/util'
 import { readyLine, sleep, stopProcess, waitForRpc } from './processes.mjs'
-import { anvilReady, findAnvil, freePort, ringchainCommand, ringchainReady, series } from './startup.mjs'
+import { anvilReady, findAnvil, freePort, ringchainCommand, ringchainNodeCommand, ringchainReady, series } from './startup.mjs'
 import { suiteSection, suiteTables } from './suite.mjs'
 import { fireSection } from './fire.mjs'
 import { forkSection, forkTable } from './fork.mjs'
@@ -129,7 +129,10 @@ async function startNode(name, { probe = false } = {}) {
   }
   const [command, args] =
     name === 'ringchain'
-      ? [ringchainCommand.command, [...(probe ? ['--expose-gc', '--import', pathToFileURL(join(here, 'gc-probe.mjs')).href] : []), ...ringchainCommand.args]]
+      ? probe
+        ? // Node flags: the memory probe's ringchain is started by Node itself, not through the bin's #! line.
+          [ringchainNodeCommand.command, ['--expose-gc', '--import', pathToFileURL(join(here, 'gc-probe.mjs')).href, ...ringchainNodeCommand.args]]
+        : [ringchainCommand.command, ringchainCommand.args]
       : [process.execPath, [join(here, 'ceiling.mjs'), ...(name === 'floor' ? ['--net'] : [])]]
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', probe ? 'pipe' : 'inherit'] })
   const probes = []

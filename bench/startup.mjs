@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Startup: the time from spawning `node dist/cli/main.js serve --port 0 --json` to the first
-// answered eth_chainId (the ready line, then one request), median of N runs (default 5), and the
-// same for anvil in the same run when it can be had: the `@foundry-rs/anvil-<platform>` npm
+// Startup: the time from spawning `dist/cli/main.js serve --port 0 --json` (the bin, executed as
+// npx or node_modules/.bin runs it, so that its #! line applies) to the first answered eth_chainId
+// (the ready line, then one request), median of N runs (default 5), and the same for anvil in the same run when it can be had: the `@foundry-rs/anvil-<platform>` npm
 // package, installed on demand into a cache directory outside this project's dependencies.
 //
 //   npm run build && node bench/startup.mjs [runs]
@@ -10,7 +10,7 @@
 // same signal (it is printed once the socket is bound), then one eth_chainId is sent, as for ringchain.
 
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs'
 import { createServer, request } from 'node:http'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
@@ -139,8 +139,30 @@ export function freePort() {
   })
 }
 
-/** ringchain's serve command, as `series` and run.mjs spawn it. */
-export const ringchainCommand = { command: process.execPath, args: [cli, 'serve', '--port', '0', '--json', '--log-level', 'warn'] }
+const SERVE_ARGS = ['serve', '--port', '0', '--json', '--log-level', 'warn']
+
+/**
+ * ringchain's serve command as users run it (npx, node_modules/.bin): the bin executed as a
+ * program, so that its #! line applies. A bin that is not executable (a build from before
+ * scripts/bundle-cli.mjs made it so, e.g. RINGCHAIN_BENCH_CLI pointing at an older dist) is run
+ * through its #! line's interpreter, as the kernel would; on Windows, through Node.
+ */
+export const ringchainCommand = binCommand(cli, SERVE_ARGS)
+
+/** The same server started by Node itself, for runs that need Node flags (bench/run.mjs's memory probe). */
+export const ringchainNodeCommand = { command: process.execPath, args: [cli, ...SERVE_ARGS] }
+
+function binCommand(file, args) {
+  if (process.platform === 'win32' || !existsSync(file)) return { command: process.execPath, args: [file, ...args] }
+  try {
+    accessSync(file, constants.X_OK)
+    return { command: file, args }
+  } catch {
+    // `#!/usr/bin/env node` runs `/usr/bin/env node <file> <args>`: the interpreter, its one argument, the file.
+    const [interpreter, argument] = /^#!\s*(\S+)(?:\s+(.*?))?\s*$/m.exec(readFileSync(file, 'utf8').split('\n', 1)[0]).slice(1)
+    return { command: interpreter, args: [...(argument === undefined ? [] : [argument]), file, ...args] }
+  }
+}
 
 /** Median startup of `command` over `runs` starts, after one unmeasured start. */
 export async function series(label, command, args, readyUrl, runs = 5) {
