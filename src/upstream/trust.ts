@@ -6,7 +6,7 @@
  * and its launcher (src/cli/launcher.ts) names the file here. Owns loading that file when the first
  * TLS upstream is opened; not the transports themselves (http.ts, ws.ts).
  */
-import type { SecureContextOptions } from 'node:tls'
+import type { SecureContext, SecureContextOptions } from 'node:tls'
 
 /**
  * Where the launcher leaves the deferred file's path: a process-wide name, because the launcher
@@ -38,13 +38,30 @@ export function trustDeferredCaCerts(): void {
   // fetch (undici) and ws reach tls.createSecureContext through tls.connect; no public option of
   // Node 20 adds to the default root store for them all (tls.setDefaultCACertificates is Node 22.15+).
   const createSecureContext = tls.createSecureContext
-  tls.createSecureContext = (options?: SecureContextOptions) => {
+  const trusting = (options?: SecureContextOptions) => {
     const context = createSecureContext(options)
-    if (options?.ca === undefined) {
-      // The native context: addCACert copies the shared root store before adding to it.
-      const native = (context as unknown as { context: { addCACert(pem: string): void } }).context
-      for (const pem of certificates) native.addCACert(pem)
-    }
+    // The native context: addCACert copies the shared root store before adding to it (~100 ms for
+    // ~140 certificates here), hence one context shared by every connection made with the defaults.
+    const native = (context as unknown as { context: { addCACert(pem: string): void } }).context
+    for (const pem of certificates) native.addCACert(pem)
     return context
   }
+  let shared: SecureContext | undefined
+  tls.createSecureContext = (options?: SecureContextOptions) => {
+    if (options?.ca !== undefined) return createSecureContext(options)
+    if (!madeWithDefaults(options, tls.DEFAULT_CIPHERS)) return trusting(options)
+    return (shared ??= trusting())
+  }
+}
+
+/** The options that shape a secure context (Node 20's configSecureContext reads them), `ciphers` apart. */
+const CONTEXT_OPTIONS = [
+  'cert', 'key', 'pfx', 'passphrase', 'sigalgs', 'privateKeyIdentifier', 'privateKeyEngine', 'ecdhCurve', 'dhparam', 'crl', 'honorCipherOrder',
+  'secureOptions', 'sessionIdContext', 'ticketKeys', 'sessionTimeout', 'clientCertEngine', 'minVersion', 'maxVersion', 'secureProtocol',
+] as const
+
+/** Whether `options` asks for nothing but the default context (tls.connect fills in the default ciphers). */
+function madeWithDefaults(options: SecureContextOptions | undefined, defaultCiphers: string): boolean {
+  if (options === undefined) return true
+  return CONTEXT_OPTIONS.every((name) => options[name] === undefined) && (options.ciphers === undefined || options.ciphers === defaultCiphers)
 }
