@@ -188,13 +188,9 @@ async function main() {
   }
 
   console.log(`startup: spawn → first answered eth_chainId, median of ${runs} (node ${process.version}, ${process.platform}/${process.arch})`)
-  // Node 20 reads these certificates at every start, before any JavaScript runs (anvil does not):
-  // tens of ms on a small VM. The bin's shell lines defer them for `serve`; `node <bin>` does not.
-  if (process.env.NODE_EXTRA_CA_CERTS) {
-    const shellLines = ringchainCommand.command !== process.execPath && readFileSync(cli, 'utf8').split('\n', 2).join('\n').includes('RINGCHAIN_EXTRA_CA_CERTS')
-    const deferred = shellLines ? "the bin's shell lines defer them for serve" : 'this bin loads them at start'
-    console.log(`  note: NODE_EXTRA_CA_CERTS is set (${process.env.NODE_EXTRA_CA_CERTS}; ${deferred}); \`env -u NODE_EXTRA_CA_CERTS\` measures without`)
-  }
+  // Node reads these certificates at every start, before any JavaScript runs (anvil does not):
+  // tens of ms on a small VM, the same for every Node server measured here.
+  if (process.env.NODE_EXTRA_CA_CERTS) console.log(`  note: NODE_EXTRA_CA_CERTS is set (${process.env.NODE_EXTRA_CA_CERTS}): each Node start loads it first; \`env -u NODE_EXTRA_CA_CERTS\` measures without`)
   for (const r of results) {
     console.log(`  ${r.label.padEnd(10)} ${r.median.toFixed(0).padStart(5)} ms   (runs: ${r.times.map((t) => t.toFixed(0)).join(', ')} ms)`)
   }

@@ -102,9 +102,8 @@ const bundle = await build({
 })
 let id = ''
 for (const file of bundle.outputFiles) {
-  const contents = file.path.endsWith('.js') ? asciiOnly(file.text) : file.contents
-  if (file.path.endsWith('.js')) id = createHash('sha256').update(contents).digest('hex').slice(0, 16)
-  writeFileSync(file.path, contents)
+  if (file.path.endsWith('.js')) id = createHash('sha256').update(file.contents).digest('hex').slice(0, 16)
+  writeFileSync(file.path, file.contents)
 }
 
 // The launcher's first lines are both shell and JavaScript. Run as a program (npx, node_modules/.bin,
@@ -139,15 +138,3 @@ await build({
 // Executable, as npm makes a bin when it installs the package: the tests and benches run it so.
 chmodSync(dist + 'main.js', 0o755)
 writeFileSync(dist + 'package.json', JSON.stringify({ type: 'commonjs' }) + '\n')
-
-/**
- * The bundle with every character outside ASCII written as a \u escape, so that the launcher can
- * read it as Latin-1: decoding its 1.6 MB as UTF-8 was ~10 ms of every start, Latin-1 under 1.
- * esbuild escapes strings, templates and identifiers itself, not regular expression literals
- * (`/µs/` in rpc/debug.ts, today the only one), where the escape means the same character, nor
- * comments, which do not care. A tagged template's `raw` text would see the escape, not the
- * character: none holds one.
- */
-function asciiOnly(text) {
-  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-}

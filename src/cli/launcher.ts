@@ -28,7 +28,6 @@ if (deferredCaCerts !== undefined) {
 // Built-ins through `require`: an `import` of one builds its ES module facade, which reads every
 // export, lazy ones too (node:fs's streams), and was a tenth of this start.
 const builtin = createRequire(import.meta.url)
-const { isAscii } = builtin('node:buffer') as typeof import('node:buffer')
 const { mkdirSync, readFileSync, renameSync, writeFileSync } = builtin('node:fs') as typeof import('node:fs')
 const { tmpdir } = builtin('node:os') as typeof import('node:os')
 const { join } = builtin('node:path') as typeof import('node:path')
@@ -49,11 +48,7 @@ const cachePath = join(cacheDir, `${RINGCHAIN_BUNDLE_ID}-${command}-${process.ve
 const useCache = process.env.NODE_DISABLE_COMPILE_CACHE === undefined
 
 const cachedData = useCache ? readCache() : undefined
-// The build writes the bundle in ASCII (scripts/bundle-cli.mjs), read as Latin-1: the same string,
-// decoded in a fraction of UTF-8's time. A bundle that is not ASCII is read as UTF-8.
-const bundleBytes = readFileSync(bundlePath)
-const bundleSource = bundleBytes.toString(isAscii(bundleBytes) ? 'latin1' : 'utf8')
-const script = new Script(bundleSource, { filename: bundlePath, ...(cachedData === undefined ? {} : { cachedData }) })
+const script = new Script(readFileSync(bundlePath, 'utf8'), { filename: bundlePath, ...(cachedData === undefined ? {} : { cachedData }) })
 // Written at exit, so that it also holds what serving compiled (functions compile lazily); the
 // bench and test runners stop `serve` with a signal, which ends in process.exit.
 if (useCache && (cachedData === undefined || script.cachedDataRejected === true)) process.once('exit', writeCache)
