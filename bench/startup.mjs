@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Startup: the time from spawning `node dist/cli/main.js serve --port 0 --json` to the first
-// answered eth_chainId (the ready line, then one request), median of N runs (default 5), and the
-// same for anvil in the same run when it can be had: the `@foundry-rs/anvil-<platform>` npm
+// Startup: the time from spawning `dist/cli/main.js serve --port 0 --json` (the bin, executed as
+// npx or node_modules/.bin runs it, so that its #! line applies) to the first answered eth_chainId
+// (the ready line, then one request), median of N runs (default 5), and the same for anvil in the same run when it can be had: the `@foundry-rs/anvil-<platform>` npm
 // package, installed on demand into a cache directory outside this project's dependencies.
 //
 //   npm run build && node bench/startup.mjs [runs]
@@ -10,11 +10,12 @@
 // same signal (it is printed once the socket is bound), then one eth_chainId is sent, as for ringchain.
 
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs'
 import { createServer, request } from 'node:http'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { threadsCpuMs } from './proc-cpu.mjs'
 
 const cli = process.env.RINGCHAIN_BENCH_CLI ?? new URL('../dist/cli/main.js', import.meta.url).pathname
 const cacheDir = process.env.RINGCHAIN_BENCH_CACHE ?? join(homedir(), '.cache', 'ringchain-bench')
@@ -42,7 +43,8 @@ function chainId(url) {
 
 /**
  * Spawns `command`, waits for the first stdout line `readyUrl` recognises, answers one
- * eth_chainId, and returns the elapsed milliseconds; then stops the process and waits for its exit.
+ * eth_chainId, and returns the elapsed milliseconds and the CPU milliseconds the process used so far
+ * (Linux); then stops the process and waits for its exit.
  */
 async function measure(command, args, readyUrl) {
   const started = performance.now()
@@ -73,7 +75,7 @@ async function measure(command, args, readyUrl) {
     const id = await chainId(url)
     const elapsed = performance.now() - started
     if (typeof id !== 'string') throw new Error(`eth_chainId answered ${id}`)
-    return elapsed
+    return { elapsed, cpu: process.platform === 'linux' ? threadsCpuMs(child.pid) : undefined }
   } finally {
     child.kill('SIGTERM')
     await exited
@@ -139,16 +141,44 @@ export function freePort() {
   })
 }
 
-/** ringchain's serve command, as `series` and run.mjs spawn it. */
-export const ringchainCommand = { command: process.execPath, args: [cli, 'serve', '--port', '0', '--json', '--log-level', 'warn'] }
+const SERVE_ARGS = ['serve', '--port', '0', '--json', '--log-level', 'warn']
+
+/**
+ * ringchain's serve command as users run it (npx, node_modules/.bin): the bin executed as a
+ * program, so that its #! line applies. A bin that is not executable (a build from before
+ * scripts/bundle-cli.mjs made it so, e.g. RINGCHAIN_BENCH_CLI pointing at an older dist) is run
+ * through its #! line's interpreter, as the kernel would; on Windows, through Node.
+ */
+export const ringchainCommand = binCommand(cli, SERVE_ARGS)
+
+/** The same server started by Node itself, for runs that need Node flags (bench/run.mjs's memory probe). */
+export const ringchainNodeCommand = { command: process.execPath, args: [cli, ...SERVE_ARGS] }
+
+function binCommand(file, args) {
+  if (process.platform === 'win32' || !existsSync(file)) return { command: process.execPath, args: [file, ...args] }
+  try {
+    accessSync(file, constants.X_OK)
+    return { command: file, args }
+  } catch {
+    // `#!/usr/bin/env node` runs `/usr/bin/env node <file> <args>`: the interpreter, its one argument, the file.
+    const [interpreter, argument] = /^#!\s*(\S+)(?:\s+(.*?))?\s*$/m.exec(readFileSync(file, 'utf8').split('\n', 1)[0]).slice(1)
+    return { command: interpreter, args: [...(argument === undefined ? [] : [argument]), file, ...args] }
+  }
+}
 
 /** Median startup of `command` over `runs` starts, after one unmeasured start. */
 export async function series(label, command, args, readyUrl, runs = 5) {
   // One unmeasured start first: the disk cache, not ringchain, is what the very first start measures.
   await measure(command, args, readyUrl)
   const times = []
-  for (let i = 0; i < runs; i++) times.push(await measure(command, args, readyUrl))
-  return { label, median: median(times), times }
+  const cpus = []
+  for (let i = 0; i < runs; i++) {
+    const { elapsed, cpu } = await measure(command, args, readyUrl)
+    times.push(elapsed)
+    if (cpu !== undefined) cpus.push(cpu)
+  }
+  // CPU: every thread's, until the answer (the shell and env before Node's exec included): steadier than wall time on a busy machine.
+  return { label, median: median(times), times, cpuMedian: cpus.length === 0 ? undefined : median(cpus) }
 }
 
 async function main() {
@@ -166,11 +196,16 @@ async function main() {
   }
 
   console.log(`startup: spawn → first answered eth_chainId, median of ${runs} (node ${process.version}, ${process.platform}/${process.arch})`)
-  // Node reads these certificates at every start, before any JavaScript runs (anvil does not):
-  // tens of ms on a small VM, the same for every Node server measured here.
-  if (process.env.NODE_EXTRA_CA_CERTS) console.log(`  note: NODE_EXTRA_CA_CERTS is set (${process.env.NODE_EXTRA_CA_CERTS}): each Node start loads it first; \`env -u NODE_EXTRA_CA_CERTS\` measures without`)
+  // Node 20 reads these certificates at every start, before any JavaScript runs (anvil does not):
+  // tens of ms on a small VM. The bin's shell lines defer them for `serve`; `node <bin>` does not.
+  if (process.env.NODE_EXTRA_CA_CERTS) {
+    const shellLines = ringchainCommand.command !== process.execPath && readFileSync(cli, 'utf8').split('\n', 2).join('\n').includes('RINGCHAIN_EXTRA_CA_CERTS')
+    const deferred = shellLines ? "the bin's shell lines defer them for serve" : 'this bin loads them at start'
+    console.log(`  note: NODE_EXTRA_CA_CERTS is set (${process.env.NODE_EXTRA_CA_CERTS}; ${deferred}); \`env -u NODE_EXTRA_CA_CERTS\` measures without`)
+  }
   for (const r of results) {
-    console.log(`  ${r.label.padEnd(10)} ${r.median.toFixed(0).padStart(5)} ms   (runs: ${r.times.map((t) => t.toFixed(0)).join(', ')} ms)`)
+    const cpu = r.cpuMedian === undefined ? '' : `   CPU ${r.cpuMedian.toFixed(0).padStart(4)} ms`
+    console.log(`  ${r.label.padEnd(10)} ${r.median.toFixed(0).padStart(5)} ms${cpu}   (runs: ${r.times.map((t) => t.toFixed(0)).join(', ')} ms)`)
   }
 }
 

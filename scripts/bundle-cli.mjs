@@ -22,7 +22,7 @@
 // .node file found at run time), hash-wasm's WebAssembly keccak, and the KZG code and trusted
 // setup (loaded when the first blob transaction appears).
 import { createHash } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
+import { chmodSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { build } from 'esbuild'
 
@@ -106,6 +106,20 @@ for (const file of bundle.outputFiles) {
   writeFileSync(file.path, file.contents)
 }
 
+// The launcher's first lines are both shell and JavaScript. Run as a program (npx, node_modules/.bin,
+// a global install), it is a shell script: for `serve` it starts Node with NODE_EXTRA_CA_CERTS
+// moved into RINGCHAIN_EXTRA_CA_CERTS, because Node 20 reads that file and builds its root store
+// before any JavaScript runs (~80 ms here, with a distribution's ~140 certificates), which serve
+// needs only for a TLS fork upstream; the launcher puts the variable back and src/upstream/trust.ts
+// loads the file when such an upstream is opened. The other commands start Node as before. Run as
+// `node dist/cli/main.js`, Node skips the #! line and `":"` is a string statement, the rest of the
+// line a comment. `env sh` rather than /bin/sh: npm's cmd-shim on Windows runs the shebang's
+// program, and `sh` is found wherever Git's or MSYS's sh is on the PATH (/bin/sh never is).
+const SHELL_LINES = [
+  '#!/usr/bin/env sh',
+  `":" //; if [ "$1" = serve ]; then export RINGCHAIN_EXTRA_CA_CERTS="\${NODE_EXTRA_CA_CERTS-}"; unset NODE_EXTRA_CA_CERTS; fi; exec node "$0" "$@"`,
+]
+
 // The launcher is CommonJS too: an ES module entry point starts Node's ES module loader, ~10 ms
 // of every start that nothing here needs. dist/cli/package.json says so to Node (the other files
 // tsc writes into dist/cli are not loaded: the bundle holds them).
@@ -118,7 +132,9 @@ await build({
   format: 'cjs',
   target: 'node20',
   define: { RINGCHAIN_BUNDLE_ID: JSON.stringify(id), 'import.meta.url': '__launcherUrl' },
-  banner: { js: '"use strict";\nconst __launcherUrl = require("node:url").pathToFileURL(__filename).href;' },
+  banner: { js: [...SHELL_LINES, '"use strict";', 'const __launcherUrl = require("node:url").pathToFileURL(__filename).href;'].join('\n') },
   logLevel: 'warning',
 })
+// Executable, as npm makes a bin when it installs the package: the tests and benches run it so.
+chmodSync(dist + 'main.js', 0o755)
 writeFileSync(dist + 'package.json', JSON.stringify({ type: 'commonjs' }) + '\n')

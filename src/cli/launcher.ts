@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * The `ringchain` bin as shipped (dist/cli/main.js): runs the bundled command (scripts/bundle-cli.mjs
  * writes it beside this file) from V8's code cache when one is there, and leaves one for the next
@@ -7,8 +6,24 @@
  * does: the cache lives in the temporary directory, keyed by the bundle's content and Node's
  * version, and `NODE_DISABLE_COMPILE_CACHE=1` turns it off. A missing, stale or rejected cache
  * costs nothing but the compile it would have saved.
+ *
+ * The file begins with a few lines of POSIX shell (scripts/bundle-cli.mjs writes them): run as a
+ * program, `ringchain serve` starts Node with NODE_EXTRA_CA_CERTS moved into
+ * RINGCHAIN_EXTRA_CA_CERTS, so Node does not read the certificates before the port listens. Here
+ * the variable is put back at once, for every process this one starts, and its file is left for
+ * the first TLS upstream to load (src/upstream/trust.ts).
  */
 import { createRequire } from 'node:module'
+
+const deferredCaCerts = process.env.RINGCHAIN_EXTRA_CA_CERTS
+if (deferredCaCerts !== undefined) {
+  delete process.env.RINGCHAIN_EXTRA_CA_CERTS
+  if (deferredCaCerts !== '') {
+    process.env.NODE_EXTRA_CA_CERTS = deferredCaCerts
+    // The key src/upstream/trust.ts reads (DEFERRED_CA_CERTS_KEY): the bundle is built apart from this file.
+    ;(globalThis as Record<symbol, unknown>)[Symbol.for('ringchain.deferredExtraCaCerts')] = deferredCaCerts
+  }
+}
 
 // Built-ins through `require`: an `import` of one builds its ES module facade, which reads every
 // export, lazy ones too (node:fs's streams), and was a tenth of this start.

@@ -1,12 +1,14 @@
 /**
  * The upstream a forked chain reads through: `connectUpstream(url)` gives a `ForkSource` over
  * HTTP(S) or WebSocket. Rooms: `client.ts` batching, deduplication, concurrency and retries;
- * `retry.ts` the backoff; `http.ts` and `ws.ts` the transports; `mask.ts` the printable label.
+ * `retry.ts` the backoff; `http.ts` and `ws.ts` the transports; `mask.ts` the printable label;
+ * `trust.ts` the certificates a TLS upstream is checked against.
  */
 import { ForkSourceError, type ForkSource } from '../chain/fork/source.js'
 import { UpstreamClient, type ClientSettings } from './client.js'
 import { httpTransport } from './http.js'
 import { maskedLabel } from './mask.js'
+import { trustDeferredCaCerts } from './trust.js'
 import { wsTransport } from './ws.js'
 
 export { maskedLabel } from './mask.js'
@@ -40,6 +42,7 @@ export function connectUpstream(url: string, options: UpstreamOptions = {}): For
   const transport =
     protocol === 'http:' || protocol === 'https:' ? httpTransport(url, headers) : protocol === 'ws:' || protocol === 'wss:' ? wsTransport(url, headers) : undefined
   if (transport === undefined) throw new ForkSourceError(label, 'connect', 'the fork URL must be http(s):// or ws(s)://')
+  if (protocol === 'https:' || protocol === 'wss:') trustDeferredCaCerts()
   return new UpstreamClient(label, transport, { ...UPSTREAM_DEFAULTS, ...withoutUndefined(settings) })
 }
 

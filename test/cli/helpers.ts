@@ -32,8 +32,20 @@ export interface Cli {
 
 /** Spawns `node dist/cli/main.js ...args`; the process is killed when the test finishes. */
 export function runCli(args: readonly string[], options: SpawnOptions = {}): Cli {
+  return watched(process.execPath, [CLI, ...args], options)
+}
+
+/**
+ * Spawns `dist/cli/main.js ...args` as a program, as npx and node_modules/.bin run the bin (its #!
+ * line applies); or, given `shell`, as that shell runs it (`dash dist/cli/main.js ...`).
+ */
+export function runBin(args: readonly string[], options: SpawnOptions = {}, shell?: string): Cli {
+  return shell === undefined ? watched(CLI, args, options) : watched(shell, [CLI, ...args], options)
+}
+
+function watched(command: string, args: readonly string[], options: SpawnOptions): Cli {
   if (!existsSync(CLI)) throw new Error('dist/cli/main.js is missing: run `npm run build` (npm test does it first)')
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...options })
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options })
   let out = ''
   let err = ''
   child.stdout?.setEncoding('utf8').on('data', (d: string) => (out += d))
@@ -67,9 +79,9 @@ export function runCli(args: readonly string[], options: SpawnOptions = {}): Cli
   }
 }
 
-/** Spawns `serve --port 0 --json ...args` and resolves with the parsed ready line. */
-export async function serveJson(args: readonly string[] = [], options: SpawnOptions = {}): Promise<{ cli: Cli; ready: ReadyLine }> {
-  const cli = runCli(['serve', '--port', '0', '--json', ...args], options)
+/** Spawns `serve --port 0 --json ...args` (through Node, or through the bin's #! line: `run`) and resolves with the parsed ready line. */
+export async function serveJson(args: readonly string[] = [], options: SpawnOptions = {}, run: typeof runCli = runCli): Promise<{ cli: Cli; ready: ReadyLine }> {
+  const cli = run(['serve', '--port', '0', '--json', ...args], options)
   const out = await cli.waitFor('\n')
   return { cli, ready: JSON.parse(out.split('\n')[0]!) as ReadyLine }
 }
