@@ -132,10 +132,17 @@ export class FastLane {
     for (const connection of [...this.#open]) connection.destroy()
   }
 
+  /**
+   * Timers run before a turn's I/O is read: after the process was busy for a while, a request may
+   * already be waiting on a connection that looks idle. Checked once this turn's I/O is read
+   * instead, that connection is served rather than closed under its client ("socket hang up").
+   */
   #sweep(): void {
-    const now = Date.now()
-    const { headersTimeout, keepAliveTimeout } = this.#server
-    for (const connection of [...this.#open]) connection.checkIdle(now, headersTimeout, keepAliveTimeout)
+    setImmediate(() => {
+      const now = Date.now()
+      const { headersTimeout, keepAliveTimeout } = this.#server
+      for (const connection of [...this.#open]) connection.checkIdle(now, headersTimeout, keepAliveTimeout)
+    })
   }
 }
 

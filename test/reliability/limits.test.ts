@@ -257,6 +257,22 @@ describe('timeouts', () => {
     expect(took).toBeLessThan(1_500)
   })
 
+  test('behavior: a request that came while the process was busy past keepAliveTimeoutMs is answered, not cut off', async () => {
+    const rc = await start({ keepAliveTimeoutMs: 300 })
+    const { socket, received } = rawSocket(rc.port)
+    const post = `POST /v3/k HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\nContent-Length: ${CHAIN_ID.length}\r\n\r\n${CHAIN_ID}`
+    const answers = () => received().match(/"result":"0x7a69"/g)?.length ?? 0
+    socket.write(post)
+    await expect.poll(answers).toBe(1)
+    // The next request reaches the server's socket, then this process (the server's too) is busy
+    // for longer than the keep-alive timeout: the idle sweep comes due in the turn that reads it.
+    await new Promise((resolve) => socket.write(post, resolve))
+    const busyUntil = Date.now() + 700
+    while (Date.now() < busyUntil);
+    await expect.poll(answers, { timeout: 2_000 }).toBe(2)
+    expect(socket.destroyed).toBe(false)
+  })
+
   test('args: the header timeout defaults below the request timeout when only the latter is given', async () => {
     // node:http refuses a headers timeout longer than the request timeout: the default adapts.
     const rc = await start({ requestTimeoutMs: 400 })
