@@ -16,7 +16,8 @@ type Json = Record<string, unknown>
 
 const txCache = new WeakMap<object, RawJson>()
 const receiptCache = new WeakMap<object, RawJson>()
-const blockCache = new WeakMap<object, { hashes: RawJson; full: RawJson }>()
+/** Per block, its JSON with transaction hashes and with full transactions, each built when first asked for. */
+const blockCache = new WeakMap<object, { hashes?: RawJson; full?: RawJson }>()
 
 /** The transaction object of an included transaction (cached). */
 export function includedTxJson(included: IncludedTx): RawJson {
@@ -136,27 +137,24 @@ function txObject(tx: TypedTransaction, hash: Uint8Array, from: Uint8Array, incl
 /** A block, with transaction hashes or full transaction objects (cached). */
 export function blockJson(block: Block, size: number, transactions: readonly IncludedTx[], full: boolean): RawJson {
   let cached = blockCache.get(block)
-  if (cached === undefined) {
-    const header = headerObject(block, size)
-    const tail = (txs: string) => {
-      const body: Json = { transactions: '@TXS@', transactionsRoot: toData(block.header.transactionsTrie), uncles: block.uncleHeaders.map((u) => toData(u.hash())) }
-      if (block.withdrawals !== undefined) {
-        body.withdrawals = block.withdrawals.map((w) => ({
-          index: toQuantity(w.index),
-          validatorIndex: toQuantity(w.validatorIndex),
-          address: toData(w.address.bytes),
-          amount: toQuantity(w.amount),
-        }))
-        body.withdrawalsRoot = toData(block.header.withdrawalsRoot!)
-      }
-      return JSON.stringify({ ...header, ...body }).replace('"@TXS@"', txs)
-    }
-    const hashes = '[' + transactions.map((t) => JSON.stringify(toData(t.hash))).join(',') + ']'
-    const fulls = '[' + transactions.map((t) => includedTxJson(t).json).join(',') + ']'
-    cached = { hashes: new RawJson(tail(hashes)), full: new RawJson(tail(fulls)) }
-    blockCache.set(block, cached)
+  if (cached === undefined) blockCache.set(block, (cached = {}))
+  if (full) return (cached.full ??= new RawJson(blockText(block, size, '[' + transactions.map((t) => includedTxJson(t).json).join(',') + ']')))
+  return (cached.hashes ??= new RawJson(blockText(block, size, '[' + transactions.map((t) => JSON.stringify(toData(t.hash))).join(',') + ']')))
+}
+
+/** A block's JSON around `txs`, the JSON array of its transactions. */
+function blockText(block: Block, size: number, txs: string): string {
+  const body: Json = { transactions: '@TXS@', transactionsRoot: toData(block.header.transactionsTrie), uncles: block.uncleHeaders.map((u) => toData(u.hash())) }
+  if (block.withdrawals !== undefined) {
+    body.withdrawals = block.withdrawals.map((w) => ({
+      index: toQuantity(w.index),
+      validatorIndex: toQuantity(w.validatorIndex),
+      address: toData(w.address.bytes),
+      amount: toQuantity(w.amount),
+    }))
+    body.withdrawalsRoot = toData(block.header.withdrawalsRoot!)
   }
-  return full ? cached.full : cached.hashes
+  return JSON.stringify({ ...headerObject(block, size), ...body }).replace('"@TXS@"', txs)
 }
 
 /**

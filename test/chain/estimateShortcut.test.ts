@@ -4,11 +4,11 @@
  * checked and searched as before. Each case is compared with a brute-force search.
  */
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
-import { encodeFunctionData } from 'viem'
+import { encodeDeployData, encodeFunctionData } from 'viem'
 import { afterEach, expect, test, vi } from 'vitest'
 import { CallExecutor } from '../../src/chain/execution/executor.js'
 import type { Ringchain } from '../../src/index.js'
-import { Store } from '../fixtures/contracts/artifacts.js'
+import { Store, Token } from '../fixtures/contracts/artifacts.js'
 import { initcode, storeCalldata, word } from '../helpers/chain.js'
 import { READ_WRITE_RUNTIME, bruteForce, estimateSetup, proxyRuntime, type Hex, type Request } from '../helpers/estimate.js'
 
@@ -71,6 +71,32 @@ test('behavior: calls that cannot see their gas limit are answered from one run,
     expect({ name, estimate, runs }).toEqual({ name, estimate: least > floor ? least : floor, runs: 1 })
   }
   expect(await estimateCounted(request, cases['calldata floor above the gas used']!)).toEqual({ estimate: calldataFloor(floorData), runs: 1 })
+})
+
+test('behavior: an ERC-20 deployment, transfer, approve and transferFrom are answered from one run, each the least gas that succeeds', async () => {
+  const { a, b, request, deploy } = await estimateSetup(open)
+  const deployData = encodeDeployData({ abi: Token.abi, bytecode: Token.bytecode, args: ['Bench', 'BNC', 1_000_000n] })
+  const token = await deploy(deployData)
+  const call = (functionName: string, args: unknown[]) => encodeFunctionData({ abi: Token.abi, functionName, args } as Parameters<typeof encodeFunctionData>[0])
+  const c = '0x00000000000000000000000000000000000000cc'
+  // b may spend 500 of a's tokens; c holds some already (a transfer to it changes a slot that is not zero).
+  await request('eth_sendTransaction', [{ from: a.address, to: token, data: call('approve', [b.address, 500n]) }])
+  await request('eth_sendTransaction', [{ from: a.address, to: token, data: call('transfer', [c, 1n]) }])
+  const cases: Record<string, Record<string, unknown>> = {
+    deployment: { from: a.address, data: deployData },
+    'transfer to a new holder': { from: a.address, to: token, data: call('transfer', [b.address, 100n]) },
+    'transfer to a holder': { from: a.address, to: token, data: call('transfer', [c, 100n]) },
+    approve: { from: a.address, to: token, data: call('approve', [c, 7n]) },
+    'approve to zero (refund)': { from: a.address, to: token, data: call('approve', [b.address, 0n]) },
+    transferFrom: { from: b.address, to: token, data: call('transferFrom', [a.address, c, 200n]) },
+    'transferFrom of the whole allowance (refund)': { from: b.address, to: token, data: call('transferFrom', [a.address, c, 500n]) },
+  }
+  for (const [name, params] of Object.entries(cases)) {
+    const { estimate, runs } = await estimateCounted(request, params)
+    const floor = calldataFloor(params.data as string)
+    const least = await bruteForce(request, params)
+    expect({ name, estimate, runs }).toEqual({ name, estimate: least > floor ? least : floor, runs: 1 })
+  }
 })
 
 test('behavior: calls that could see their gas limit are checked and searched, and the answer is the least gas that succeeds', async () => {

@@ -6,6 +6,7 @@ import { Account, Address, bytesToHex, createAddressFromString, hexToBytes, stri
 import { expect, test, vi } from 'vitest'
 import { installFastEIPLookup } from '../../src/chain/execution/eipLookup.js'
 import { installFastInterpreter } from '../../src/chain/execution/fastInterpreter.js'
+import { JumpAnalyses } from '../../src/chain/execution/jumpAnalysis.js'
 import { installWarmJournal, type WarmJournal } from '../../src/chain/execution/warmJournal.js'
 import { interpreterClass } from '../../src/chain/execution/leanEvm.js'
 import { createDevCommon } from '../../src/chain/genesis.js'
@@ -249,16 +250,25 @@ test('behavior: a custom opcode keeps its own handler', async () => {
   expect(results[1]).toEqual(results[0])
 })
 
-test('behavior: a frame of code already analysed reuses the analysis', async () => {
+test('behavior: a frame of code already analysed reuses the analysis, and so does the same code in a new array', async () => {
   const evm = await evmWith(true)
-  const Base = Object.getPrototypeOf((await interpreterClass(evm)).prototype) as { _getValidJumpDestinations(code: Uint8Array): unknown }
-  const analyse = vi.spyOn(Base, '_getValidJumpDestinations')
+  // Every analysis made, seen through the cache's `of` (the code it is handed to analyse).
+  const analysed: string[] = []
+  const of = JumpAnalyses.prototype.of
+  const spy = vi.spyOn(JumpAnalyses.prototype, 'of').mockImplementation(function (this: JumpAnalyses, code, analyse) {
+    return of.call(this, code, (c) => (analysed.push(bytesToHex(c)), analyse(c)))
+  })
   try {
     await runOn(evm, { to: TWICE, data: word('5'), gasLimit: 1_000_000n })
     // Twice's code once (it jumps nowhere: never), Main's once for its two frames.
-    expect(analyse.mock.calls.map(([code]) => bytesToHex(code))).toEqual([bytesToHex(MAIN_CODE)])
+    expect(analysed).toEqual([bytesToHex(MAIN_CODE)])
+    // Main deployed: its code is deposited in a new array (the init code jumps nowhere), and runs on the analysis kept.
+    const deployed = await runOn(evm, { data: RUNS.deployment!.data!, gasLimit: 1_000_000n }, false)
+    expect(deployed.code).toBe(bytesToHex(MAIN_CODE))
+    await runOn(evm, { to: createAddressFromString(deployed.created!), data: word('5'), gasLimit: 1_000_000n }, false)
+    expect(analysed).toEqual([bytesToHex(MAIN_CODE)])
   } finally {
-    analyse.mockRestore()
+    spy.mockRestore()
   }
 })
 

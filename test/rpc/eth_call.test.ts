@@ -83,3 +83,23 @@ test('behavior: viem: a call with value from an account that cannot pay fails wi
   const client = createPublicClient({ transport: custom(rc) })
   await expect(client.call({ account: poor, to, value: 2n })).rejects.toThrow(/insufficient funds for gas \* price \+ value: address 0x[0-9a-fA-F]{40} have 1 want 2/)
 })
+
+test('behavior: the block a call runs in is the one asked for, its base fee 0 when the call pays nothing (geth)', async () => {
+  const { rc } = await setup(0n)
+  const rich = rc.accounts[0]!.address
+  await rc.request({ method: 'evm_mine', params: [] })
+  await rc.request({ method: 'evm_mine', params: [] })
+  // Init code returning NUMBER, TIMESTAMP, COINBASE, GASLIMIT, BASEFEE, PREVRANDAO, BLOBBASEFEE as seven words.
+  const data = '0x' + ['43', '42', '41', '45', '48', '44', '4a'].map((op, i) => `${op}60${(i * 32).toString(16).padStart(2, '0')}52`).join('') + '60e06000f3'
+  const env = async (block: string, fees: Record<string, string>) => {
+    const out = (await rc.request({ method: 'eth_call', params: [{ from: rich, data, ...fees }, block] })) as string
+    return Array.from({ length: 7 }, (_, i) => BigInt(`0x${out.slice(2 + i * 64, 2 + (i + 1) * 64)}`))
+  }
+  for (const number of [1n, 2n]) {
+    const header = rc.chain.blockByNumber(number)!.block.header
+    const expected = [header.number, header.timestamp, BigInt(header.coinbase.toString()), header.gasLimit, header.baseFeePerGas!, BigInt(`0x${Buffer.from(header.mixHash).toString('hex')}`), header.getBlobGasPrice()!]
+    const paying = { maxFeePerGas: hex(header.baseFeePerGas! * 2n), maxPriorityFeePerGas: '0x1' }
+    expect(await env(hex(number), paying)).toEqual(expected)
+    expect(await env(hex(number), {})).toEqual(expected.map((v, i) => (i === 4 ? 0n : v)))
+  }
+})

@@ -3,8 +3,9 @@
  * state of the block asked for swapped in (building a VM costs more than most calls: ethereumjs
  * rebuilds its opcode table for each).
  *
- * Owns: that VM and its state view, the reset between runs, the block a call runs in (kept per
- * header), and one run of a call as a transaction's execution would run it: fee checks and the
+ * Owns: that VM and its state view, the reset between runs, the block a call runs in (the header
+ * itself, or a view of it with another base fee; a full block, kept per header, for a built
+ * transaction's run), and one run of a call as a transaction's execution would run it: fee checks and the
  * gas bought up front (`fees.ts`), warm addresses, sender nonce bump, EIP-7702 authorizations,
  * then the message.
  * Leaves to others: what to run and how often (`call.ts`, `estimate.ts`, `../accessList.ts`),
@@ -12,7 +13,7 @@
  */
 import { createBlock, type Block, type BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import type { EVM, EVMResult } from '@ethereumjs/evm'
+import type { EVM, EVMResult, EVMRunCallOpts } from '@ethereumjs/evm'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { Account, Address, bytesToUnprefixedHex } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
@@ -120,13 +121,13 @@ export class CallExecutor {
     const pricing = callPricing(params, baseFee)
     checkFeeCaps(pricing, from, baseFee)
     // A call that pays nothing sees a base fee of 0, as in geth (its NoBaseFee rule for calls).
-    const block = this.block(view.header, pricing.gasPrice === 0n ? 0n : undefined)
+    const block = callBlock(view.header, pricing.gasPrice === 0n ? 0n : undefined)
     this.#sm.reset(view.state)
     if (this.#common.isActivatedEIP(2929)) {
       for (const address of evm.precompiles.keys()) evm.journal.addAlwaysWarmAddress(address)
       evm.journal.addAlwaysWarmAddress(bytesToUnprefixedHex(from.bytes))
       if (to !== undefined) evm.journal.addAlwaysWarmAddress(bytesToUnprefixedHex(to.bytes))
-      if (this.#common.isActivatedEIP(3651)) evm.journal.addAlwaysWarmAddress(bytesToUnprefixedHex(block.header.coinbase.bytes))
+      if (this.#common.isActivatedEIP(3651)) evm.journal.addAlwaysWarmAddress(bytesToUnprefixedHex(view.header.coinbase.bytes))
       for (const entry of params.accessList ?? []) {
         const address = bytesToUnprefixedHex(entry.address)
         evm.journal.addAlwaysWarmAddress(address, true)
@@ -179,7 +180,7 @@ export class CallExecutor {
     }
   }
 
-  /** The block a call on `header` runs in, with `baseFee` in place of the header's when given. */
+  /** The block a built transaction on `header` runs in, with `baseFee` in place of the header's when given. */
   block(header: BlockHeader, baseFee: bigint | undefined): Block {
     const fee = header.baseFeePerGas === undefined ? -1n : (baseFee ?? header.baseFeePerGas)
     let byFee = this.#blocks.get(header)
@@ -215,6 +216,53 @@ async function leanVM(vm: Promise<VM>): Promise<VM> {
   const ready = await vm
   await installFastInterpreter(ready.evm as EVM)
   return ready
+}
+
+/** What the EVM reads of the block a call runs in. */
+type CallBlock = NonNullable<EVMRunCallOpts['block']>
+
+/**
+ * The block a call on `header` runs in, with `baseFee` in place of the header's when given: the
+ * header itself, or a view of it with the other fee (no block built: that cost more than a view call).
+ */
+function callBlock(header: BlockHeader, baseFee: bigint | undefined): CallBlock {
+  if (baseFee === undefined || header.baseFeePerGas === undefined || baseFee === header.baseFeePerGas) return { header }
+  return { header: new FeeOverride(header, baseFee) }
+}
+
+/** A header as the EVM reads it, but for its base fee. */
+class FeeOverride {
+  readonly #header: BlockHeader
+  readonly baseFeePerGas: bigint
+  constructor(header: BlockHeader, baseFeePerGas: bigint) {
+    this.#header = header
+    this.baseFeePerGas = baseFeePerGas
+  }
+  get number() {
+    return this.#header.number
+  }
+  get coinbase() {
+    return this.#header.coinbase
+  }
+  get timestamp() {
+    return this.#header.timestamp
+  }
+  get difficulty() {
+    return this.#header.difficulty
+  }
+  get prevRandao() {
+    return this.#header.prevRandao
+  }
+  get gasLimit() {
+    return this.#header.gasLimit
+  }
+  get slotNumber(): bigint {
+    // ethereumjs's type says bigint; the header has none before EIP-7843, and the EVM reads that.
+    return (this.#header as { slotNumber?: bigint }).slotNumber as bigint
+  }
+  getBlobGasPrice() {
+    return this.#header.getBlobGasPrice()
+  }
 }
 
 const EMPTY = new Uint8Array(0)

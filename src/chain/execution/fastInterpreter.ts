@@ -3,7 +3,7 @@
  * beside the lean methods of `leanEvm.ts`. A CPU profile of an `eth_call` of a Solidity view
  * spent over a third of its time where this module and its helpers take over:
  * - the jump analysis (`Interpreter._getValidJumpDestinations`), redone by every frame that runs
- *   the same code: here kept per code array and opcode table;
+ *   the same code: here faster, and kept per opcode table and code (`jumpAnalysis.ts`);
  * - `Interpreter.run` awaiting `runStep`, an async function, for every step: here the steps of
  *   static or synchronous gas run in the loop itself (twice as fast a step);
  * - words turned through hex strings, async gas handlers of memory opcodes (`fastOpcodes.ts`);
@@ -18,15 +18,9 @@ import { EVMError, type EVM } from '@ethereumjs/evm'
 import { EthereumJSErrorWithoutCode } from '@ethereumjs/util'
 import { installFastEIPLookup } from './eipLookup.js'
 import { fastTable, type OpcodeEntry, type OpcodeRunState, type OpcodeTable } from './fastOpcodes.js'
+import { analyseJumps, JumpAnalyses, type JumpAnalysis } from './jumpAnalysis.js'
 import { installLeanEvm, leanRunInterpreter, type InterpreterClass } from './leanEvm.js'
 import { installWarmJournal, type WarmJournal } from './warmJournal.js'
-
-/** What a jump analysis hands the interpreter (it only reads it). */
-interface JumpAnalysis {
-  readonly jumps: Uint8Array
-  readonly pushes: Record<number, bigint>
-  readonly opcodesCached: OpcodeEntry[]
-}
 
 /** The parts of an `Interpreter` the subclass touches. */
 interface InterpreterInternals {
@@ -55,8 +49,8 @@ interface LoopState {
   readonly env: { readonly accessWitness?: { commit(): void; revert(): void } }
 }
 
-/** Jump analyses per opcode table, then per code array (code is never written to once run). */
-const analyses = new WeakMap<OpcodeTable, WeakMap<Uint8Array, JumpAnalysis>>()
+/** Jump analyses per opcode table (see `jumpAnalysis.ts`). */
+const analyses = new WeakMap<OpcodeTable, JumpAnalyses>()
 /** The subclass made of each `Interpreter` class. */
 const subclasses = new WeakMap<InterpreterClass, InterpreterClass>()
 const installed = new WeakSet<object>()
@@ -65,11 +59,13 @@ const EOF_FORMAT = 0xef
 /** How ethereumjs tells its errors (`EVMErrorTypeString`, not exported) from others. */
 const EVM_ERROR_TYPE = new EVMError(EVMError.errorMessages.STOP).errorType
 
-function analysesOf(table: OpcodeTable): WeakMap<Uint8Array, JumpAnalysis> {
-  let byCode = analyses.get(table)
-  if (byCode === undefined) analyses.set(table, (byCode = new WeakMap()))
-  return byCode
+function analysesOf(table: OpcodeTable): JumpAnalyses {
+  let kept = analyses.get(table)
+  if (kept === undefined) analyses.set(table, (kept = new JumpAnalyses()))
+  return kept
 }
+/** EIP-8024's immediates, which only ethereumjs's own analysis knows to skip. */
+const EIP_IMMEDIATES = 8024
 
 /** `Interpreter` reading the fast opcode table and keeping its jump analyses. */
 function fastSubclass(Interpreter: InterpreterClass): InterpreterClass {
@@ -174,13 +170,9 @@ function fastSubclass(Interpreter: InterpreterClass): InterpreterClass {
     }
 
     override _getValidJumpDestinations(code: Uint8Array): JumpAnalysis {
-      const byCode = analysesOf(this._evm._opcodeMap)
-      let analysis = byCode.get(code)
-      if (analysis === undefined || analysis.jumps.length !== code.length) {
-        analysis = super._getValidJumpDestinations(code)
-        byCode.set(code, analysis)
-      }
-      return analysis
+      return analysesOf(this._evm._opcodeMap).of(code, (c) =>
+        this.common.isActivatedEIP(EIP_IMMEDIATES) ? super._getValidJumpDestinations(c) : analyseJumps(c, fastTable(this._evm._opcodeMap, this.common)),
+      )
     }
   }
   Fast = FastInterpreter as unknown as InterpreterClass
