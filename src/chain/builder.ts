@@ -24,7 +24,7 @@
 import { Block, createBlock, createBlockHeader, genRequestsRoot, type BlockHeader } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
 import { Blob4844Tx, NetworkWrapperType, createMinimal4844TxFromNetworkWrapper, type TypedTransaction } from '@ethereumjs/tx'
-import { CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bytesToHex, toType } from '@ethereumjs/util'
+import { Address, CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bigIntToAddressBytes, bigIntToBytes, bytesToHex, hexToBytes, toType } from '@ethereumjs/util'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { BlockBuilder, BuildStatus, buildBlock, encodeReceipt, runTx, type BuildBlockOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
@@ -84,16 +84,54 @@ class LeanBlockBuilder extends BlockBuilder {
     return this as unknown as BuilderState
   }
 
+  /**
+   * `BlockBuilder.initState` (EIP-4788 and EIP-2935 at the start of the block) step for step:
+   * ethereumjs 10 does not run these contracts, it writes their ring-buffer slots itself when the
+   * address holds code, and so does this, with the addresses and slot keys made once rather than
+   * through hex strings and padded copies per write.
+   */
+  override async initState(): Promise<void> {
+    const state = this.#state
+    const { vm, headerData } = state
+    const common = vm.common
+    if (common.isActivatedEIP(4788)) {
+      await this.#checkpoint()
+      const timestamp = toType(headerData.timestamp as bigint | undefined, TypeOutput.BigInt) ?? 0n
+      const root = toType(headerData.parentBeaconBlockRoot as Uint8Array | undefined, TypeOutput.Uint8Array) ?? new Uint8Array(32)
+      const length = BigInt(common.param('historicalRootsLength'))
+      const index = timestamp % length
+      if ((await vm.stateManager.getCode(BEACON_ROOTS)).length > 0) {
+        await vm.stateManager.putStorage(BEACON_ROOTS, word(index), bigIntToBytes(timestamp))
+        await vm.stateManager.putStorage(BEACON_ROOTS, word(index + length), root)
+        await vm.evm.journal.cleanup()
+      }
+    }
+    if (common.isActivatedEIP(2935)) {
+      await this.#checkpoint()
+      const number = toType(headerData.number as bigint | undefined, TypeOutput.BigInt) ?? 0n
+      const parentHash = toType(headerData.parentHash as Uint8Array | undefined, TypeOutput.Uint8Array) ?? new Uint8Array(32)
+      const history = historyAddress(common.param('historyStorageAddress'))
+      if ((await vm.stateManager.getCode(history)).length > 0) {
+        await vm.stateManager.putStorage(history, word((number - 1n) % common.param('historyServeWindow')), parentHash)
+        await vm.evm.journal.cleanup()
+      }
+    }
+  }
+
+  async #checkpoint(): Promise<void> {
+    const state = this.#state
+    if (state.checkpointed) return
+    await state.vm.evm.journal.checkpoint()
+    state.checkpointed = true
+  }
+
   /** `BlockBuilder.addTransaction`, step for step, but with one header for the whole block. */
   override async addTransaction(tx: TypedTransaction, { skipHardForkValidation, allowNoBlobs }: { skipHardForkValidation?: boolean; allowNoBlobs?: boolean } = {}): Promise<RunTxResult> {
     const state = this.#state
     state.checkStatus()
     const { vm } = state
     const common = vm.common
-    if (!state.checkpointed) {
-      await vm.evm.journal.checkpoint()
-      state.checkpointed = true
-    }
+    await this.#checkpoint()
     const blockGasLimit = toType(state.headerData.gasLimit as bigint, TypeOutput.BigInt)
     const blobGasPerBlob = common.param('blobGasPerBlob')
     if (tx.gasLimit > blockGasLimit - this.gasUsed) {
@@ -246,6 +284,23 @@ interface BlockResults {
   readonly gasUsed: bigint
   readonly blobGasUsed?: bigint
   readonly requestsHash?: Uint8Array
+}
+
+/** The EIP-4788 beacon roots contract (a constant in ethereumjs too). */
+const BEACON_ROOTS = new Address(hexToBytes('0x000f3df6d732807ef1319fb7b8bb8522d0beac02'))
+
+/** The EIP-2935 history contract at the address `Common` names (its parameter), made once per address. */
+let history: { param: bigint; address: Address } | undefined
+function historyAddress(param: bigint): Address {
+  if (history?.param !== param) history = { param, address: new Address(bigIntToAddressBytes(param)) }
+  return history.address
+}
+
+/** A storage key: `n` as a 32-byte big-endian word. */
+function word(n: bigint): Uint8Array {
+  const out = new Uint8Array(32)
+  for (let i = 31; i >= 0 && n > 0n; i--, n >>= 8n) out[i] = Number(n & 0xffn)
+  return out
 }
 
 /** Root of the trie of `values` keyed by their RLP-encoded index, as the transaction and receipt tries are. */
