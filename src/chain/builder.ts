@@ -27,7 +27,7 @@ import { Blob4844Tx, NetworkWrapperType, createMinimal4844TxFromNetworkWrapper, 
 import { Address, CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bigIntToAddressBytes, bigIntToBytes, bytesToHex, hexToBytes, toType } from '@ethereumjs/util'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { BlockBuilder, BuildStatus, buildBlock, encodeReceipt, runTx, type BuildBlockOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { BlockBuilder, BuildStatus, buildBlock, encodeReceipt, runTx, type BuildBlockOpts, type RunTxOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { encodeFlatList, keyOf } from './encoding.js'
 import { trieRoot, trieSet, type TrieNode } from './trie.js'
 
@@ -148,8 +148,11 @@ class LeanBlockBuilder extends BlockBuilder {
       if (tx.blobs === undefined && allowNoBlobs !== true) throw EthereumJSErrorWithoutCode('blobs missing for 4844 transaction')
       if (this.blobGasUsed + BigInt(tx.numBlobs()) * blobGasPerBlob > maxBlobGasPerBlock) throw EthereumJSErrorWithoutCode('block blob gas limit reached')
     }
-    this.#context ??= createBlock({ header: { ...state.headerData, gasUsed: 0n } }, state.blockOpts)
-    const result = await runTx(vm, { tx, block: this.#context, blockGasUsed: this.gasUsed, ...(skipHardForkValidation === undefined ? {} : { skipHardForkValidation }) })
+    // Objects made with `Object.assign` and plain writes, not spreads: V8's slow path (see `leanEvm.ts`).
+    this.#context ??= createBlock({ header: Object.assign({}, state.headerData, { gasUsed: 0n }) }, state.blockOpts)
+    const runOpts: RunTxOpts = { tx, block: this.#context, blockGasUsed: this.gasUsed }
+    if (skipHardForkValidation !== undefined) runOpts.skipHardForkValidation = skipHardForkValidation
+    const result = await runTx(vm, runOpts)
     let included = tx
     if (tx instanceof Blob4844Tx) {
       this.blobGasUsed += BigInt(tx.blobVersionedHashes.length) * blobGasPerBlob
@@ -205,15 +208,9 @@ class LeanBlockBuilder extends BlockBuilder {
     const logsBloom = this.logsBloom()
     const requestsHash = common.isActivatedEIP(7685) ? genRequestsRoot(requests, common.customCrypto.sha256 ?? sha256) : undefined
     const stateRoot = await vm.stateManager.getStateRoot()
-    const results: BlockResults = {
-      stateRoot,
-      transactionsTrie,
-      receiptTrie,
-      logsBloom,
-      gasUsed: this.gasUsed,
-      ...(common.isActivatedEIP(4844) ? { blobGasUsed: this.blobGasUsed } : {}),
-      ...(requestsHash === undefined ? {} : { requestsHash }),
-    }
+    const results: Mutable<BlockResults> = { stateRoot, transactionsTrie, receiptTrie, logsBloom, gasUsed: this.gasUsed }
+    if (common.isActivatedEIP(4844)) results.blobGasUsed = this.blobGasUsed
+    if (requestsHash !== undefined) results.requestsHash = requestsHash
     const context = this.#context?.header
     const header = context === undefined ? createBlockHeader({ ...state.headerData, ...results, timestamp: (state.headerData.timestamp as bigint | undefined) ?? 0n }, blockOpts) : withResults(context, results, common.customCrypto.keccak256 ?? keccak_256)
     const block = new Block(header, [...state.transactions], [], undefined, blockOpts)
@@ -274,6 +271,8 @@ function withResults(context: BlockHeader, results: BlockResults, keccak: (data:
   Object.freeze(header)
   return header
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
 /** The header fields only the built block knows. */
 interface BlockResults {
