@@ -22,6 +22,7 @@
  * builder as it is.
  */
 import { Block, createBlock, createBlockHeader, genRequestsRoot, type BlockHeader } from '@ethereumjs/block'
+import { Hardfork } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { Blob4844Tx, NetworkWrapperType, createMinimal4844TxFromNetworkWrapper, type TypedTransaction } from '@ethereumjs/tx'
 import { Address, CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bigIntToAddressBytes, bigIntToBytes, bytesToHex, hexToBytes, toType } from '@ethereumjs/util'
@@ -46,9 +47,30 @@ export async function startBlock(vm: VM, opts: BuildBlockOpts, requestQueuesIdle
   const common = vm.common
   const lean = common.consensusType() === 'pos' && !OWN_BUILDER_EIPS.some((eip) => common.isActivatedEIP(eip)) && opts.blockOpts?.cliqueSigner === undefined
   if (!lean) return buildBlock(vm, opts)
-  const builder = new LeanBlockBuilder(vm, opts, requestQueuesIdle)
+  const builder = new LeanBlockBuilder(vm, Object.assign({}, opts, { headerData: completeHeaderData(vm, opts) as BuildBlockOpts['headerData'] }), requestQueuesIdle)
   await builder.initState()
   return builder
+}
+
+/**
+ * The header data with every field `BlockBuilder`'s constructor would default already set, to the
+ * same values, in a new object. Why: the constructor copies the data with a spread and then adds
+ * the fields it lacks, and V8 11 adds a property to an object made by a spread on its slow path
+ * (some microseconds each); fields the copy already has are overwritten on the fast one.
+ */
+function completeHeaderData(vm: VM, opts: BuildBlockOpts): Record<string, unknown> {
+  const data = Object.assign({}, opts.headerData) as Record<string, unknown>
+  const parent = opts.parentBlock.header
+  const common = vm.common
+  data.parentHash ??= opts.parentBlock.hash()
+  data.number ??= parent.number + 1n
+  data.gasLimit ??= parent.gasLimit
+  data.timestamp ??= Math.round(Date.now() / 1000)
+  if (common.isActivatedEIP(1559) && data.baseFeePerGas === undefined) {
+    data.baseFeePerGas = data.number === common.hardforkBlock(Hardfork.London) ? common.param('initialBaseFee') : parent.calcNextBaseFee()
+  }
+  if (common.isActivatedEIP(4844) && data.excessBlobGas === undefined) data.excessBlobGas = parent.calcNextExcessBlobGas(common)
+  return data
 }
 
 /** The fields of `BlockBuilder` that `addTransaction` reads and writes (private in its typings, plain properties at run time). */
@@ -212,7 +234,7 @@ class LeanBlockBuilder extends BlockBuilder {
     if (common.isActivatedEIP(4844)) results.blobGasUsed = this.blobGasUsed
     if (requestsHash !== undefined) results.requestsHash = requestsHash
     const context = this.#context?.header
-    const header = context === undefined ? createBlockHeader({ ...state.headerData, ...results, timestamp: (state.headerData.timestamp as bigint | undefined) ?? 0n }, blockOpts) : withResults(context, results, common.customCrypto.keccak256 ?? keccak_256)
+    const header = context === undefined ? createBlockHeader(Object.assign({}, state.headerData, results, { timestamp: (state.headerData.timestamp as bigint | undefined) ?? 0n }), blockOpts) : withResults(context, results, common.customCrypto.keccak256 ?? keccak_256)
     const block = new Block(header, [...state.transactions], [], undefined, blockOpts)
     if (blockOpts.putBlockIntoBlockchain === true) await vm.blockchain.putBlock(block)
     state.blockStatus = { status: BuildStatus.Build, block }
