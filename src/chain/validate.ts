@@ -9,7 +9,11 @@ import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import {
   TransactionType,
+  create1559FeeMarketTxFromBytesArray,
+  createAccessList2930TxFromBytesArray,
   createBlob4844TxFromSerializedNetworkWrapper,
+  createEOACode7702TxFromBytesArray,
+  createLegacyTxFromBytesArray,
   createTxFromRLP,
   getMinimumGasLimit,
   type TypedTransaction,
@@ -66,9 +70,7 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common, blockGasLi
   let tx: TypedTransaction
   try {
     // Not frozen yet: the sender is pinned first (see `pinSender`).
-    tx = isNetworkBlob
-      ? createBlob4844TxFromSerializedNetworkWrapper(raw, { common, freeze: false })
-      : createTxFromRLP(raw, { common, freeze: false })
+    tx = isNetworkBlob ? createBlob4844TxFromSerializedNetworkWrapper(raw, { common, freeze: false }) : fromFields(raw, typed ? first : undefined, body, common)
   } catch (e) {
     const message = (e as Error).message
     if (/kzg|proof|commitment|versioned hash|blob/i.test(message)) {
@@ -83,6 +85,27 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common, blockGasLi
     throw new TxRejectedError('invalid sender', { cause: e })
   }
   return pinSender(tx, publicKey, isNetworkBlob ? undefined : raw)
+}
+
+/**
+ * The transaction of the fields just decoded from it, by its type: what `createTxFromRLP` does
+ * after decoding the same bytes again.
+ */
+function fromFields(raw: Uint8Array, type: number | undefined, fields: Uint8Array[], common: Common): TypedTransaction {
+  const opts = { common, freeze: false }
+  // Cast to the field tuples ethereumjs types (nested lists for access and authorization lists): its constructors check them.
+  switch (type) {
+    case undefined:
+      return createLegacyTxFromBytesArray(fields, opts)
+    case TransactionType.AccessListEIP2930:
+      return createAccessList2930TxFromBytesArray(fields as unknown as Parameters<typeof createAccessList2930TxFromBytesArray>[0], opts)
+    case TransactionType.FeeMarketEIP1559:
+      return create1559FeeMarketTxFromBytesArray(fields as unknown as Parameters<typeof create1559FeeMarketTxFromBytesArray>[0], opts)
+    case TransactionType.EOACodeEIP7702:
+      return createEOACode7702TxFromBytesArray(fields as unknown as Parameters<typeof createEOACode7702TxFromBytesArray>[0], opts)
+    default:
+      return createTxFromRLP(raw, opts)
+  }
 }
 
 /**
