@@ -3,9 +3,10 @@
  * requests, sealing), with the work it repeats for nothing taken out.
  *
  * Owns: adding transactions to the block being built, the transaction and receipt trie roots, and
- * the final block's transactions (the objects that ran, not copies). The header, the system calls
- * and the requests stay ethereumjs's, so the block and its hash are the ones its `BlockBuilder`
- * makes (a test builds both and compares).
+ * the final block's transactions (the objects that ran, not copies), the EIP-4788/EIP-2935
+ * start-of-block writes (step for step as ethereumjs 10 makes them: slot writes, no EVM run). The
+ * header fields and the requests stay ethereumjs's, so the block and its hash are the ones its
+ * `BlockBuilder` makes (a test builds both and compares).
  * Leaves to others: which transactions go in and in what order (`chain.ts`), state (the VM's state
  * manager), receipt records (`receipts.ts`).
  *
