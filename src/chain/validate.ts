@@ -9,12 +9,16 @@ import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import {
   TransactionType,
+  create1559FeeMarketTxFromBytesArray,
+  createAccessList2930TxFromBytesArray,
   createBlob4844TxFromSerializedNetworkWrapper,
+  createEOACode7702TxFromBytesArray,
+  createLegacyTxFromBytesArray,
   createTxFromRLP,
   getMinimumGasLimit,
   type TypedTransaction,
 } from '@ethereumjs/tx'
-import { Address, SECP256K1_ORDER_DIV_2, bytesToBigInt } from '@ethereumjs/util'
+import { Address, SECP256K1_ORDER_DIV_2, bytesToBigInt, ecrecover } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { IntrinsicGasError, InsufficientFundsError, NonceTooLowError, TxRejectedError } from './errors.js'
 import type { AccountRecord, PendingTx } from './types.js'
@@ -66,9 +70,7 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common, blockGasLi
   let tx: TypedTransaction
   try {
     // Not frozen yet: the sender is pinned first (see `pinSender`).
-    tx = isNetworkBlob
-      ? createBlob4844TxFromSerializedNetworkWrapper(raw, { common, freeze: false })
-      : createTxFromRLP(raw, { common, freeze: false })
+    tx = isNetworkBlob ? createBlob4844TxFromSerializedNetworkWrapper(raw, { common, freeze: false }) : fromFields(raw, typed ? first : undefined, body, common)
   } catch (e) {
     const message = (e as Error).message
     if (/kzg|proof|commitment|versioned hash|blob/i.test(message)) {
@@ -78,29 +80,71 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common, blockGasLi
   }
   let publicKey: Uint8Array
   try {
-    publicKey = tx.getSenderPublicKey()
+    publicKey = isNetworkBlob || !typed ? tx.getSenderPublicKey() : recoverTypedSender(first, body, tx)
   } catch (e) {
     throw new TxRejectedError('invalid sender', { cause: e })
   }
-  return pinSender(tx, publicKey)
+  return pinSender(tx, publicKey, isNetworkBlob ? undefined : raw)
+}
+
+/**
+ * The transaction of the fields just decoded from it, by its type: what `createTxFromRLP` does
+ * after decoding the same bytes again.
+ */
+function fromFields(raw: Uint8Array, type: number | undefined, fields: Uint8Array[], common: Common): TypedTransaction {
+  const opts = { common, freeze: false }
+  // Cast to the field tuples ethereumjs types (nested lists for access and authorization lists): its constructors check them.
+  switch (type) {
+    case undefined:
+      return createLegacyTxFromBytesArray(fields, opts)
+    case TransactionType.AccessListEIP2930:
+      return createAccessList2930TxFromBytesArray(fields as unknown as Parameters<typeof createAccessList2930TxFromBytesArray>[0], opts)
+    case TransactionType.FeeMarketEIP1559:
+      return create1559FeeMarketTxFromBytesArray(fields as unknown as Parameters<typeof create1559FeeMarketTxFromBytesArray>[0], opts)
+    case TransactionType.EOACodeEIP7702:
+      return createEOACode7702TxFromBytesArray(fields as unknown as Parameters<typeof createEOACode7702TxFromBytesArray>[0], opts)
+    default:
+      return createTxFromRLP(raw, opts)
+  }
+}
+
+/**
+ * `getSenderPublicKey` of a typed transaction (EIP-2930, EIP-1559, EIP-7702), from the fields as
+ * they were decoded: its message is the type byte and the RLP list of every field but the
+ * signature, which are these very bytes (ethereumjs refused non-canonical ones when it built the
+ * transaction). Why: ethereumjs turns each field back into bytes from its bigint to encode the
+ * same message. The low-s rule was checked before (`checkChainIdAndSignature`), as ethereumjs's
+ * `validateHighS` does; a typed signature carries no chain id in `v`.
+ */
+function recoverTypedSender(type: number, body: Uint8Array[], tx: TypedTransaction): Uint8Array {
+  const crypto = tx.common.customCrypto
+  const n = body.length
+  const message = RLP.encode(body.slice(0, n - 3))
+  const typed = new Uint8Array(message.length + 1)
+  typed[0] = type
+  typed.set(message, 1)
+  const hash = (crypto.keccak256 ?? keccak_256)(typed)
+  return (crypto.ecrecover ?? ecrecover)(hash, bytesToBigInt(body[n - 3]!), body[n - 2]!, body[n - 1]!, undefined)
 }
 
 /**
  * Freezes `tx` (as ethereumjs does by default) with its recovered sender kept: its public key in
  * the transaction's own cache, and `getSenderAddress` answering from the address derived once.
- * Its encoding is kept too, once made.
+ * Its encoding is kept too: the raw bytes it came from, or made once (a blob transaction's network form is not its encoding).
  *
  * Why: ethereumjs keeps only the public key, so every `getSenderAddress` (admission, then `runTx`
  * when the block is built) hashes it again, with @noble/hashes rather than the chain's keccak; and
  * it encodes the transaction again for each use (its hash at admission, the block's transaction trie).
  */
-function pinSender(tx: TypedTransaction, publicKey: Uint8Array): TypedTransaction {
+function pinSender(tx: TypedTransaction, publicKey: Uint8Array, raw: Uint8Array | undefined): TypedTransaction {
   const keccak = tx.common.customCrypto.keccak256 ?? keccak_256
   const sender = keccak(publicKey).slice(12)
   tx.cache.senderPubKey = publicKey
   Object.defineProperty(tx, 'getSenderAddress', { value: () => new Address(sender) })
   const serialize = tx.serialize.bind(tx)
-  let serialized: Uint8Array | undefined
+  // The bytes it was decoded from are its encoding: ethereumjs's RLP decoder and field checks take
+  // canonical encodings only, so encoding the fields again gives them back (a test holds this).
+  let serialized: Uint8Array | undefined = raw?.slice()
   Object.defineProperty(tx, 'serialize', { value: () => (serialized ??= serialize()) })
   Object.freeze(tx)
   return tx

@@ -24,7 +24,8 @@ import { STORE_INITCODE, storeCalldata } from '../helpers/chain.js'
 const ZERO32 = new Uint8Array(32)
 const REVERTER_INITCODE = '0x6005600c60003960056000f360006000fd' // runtime: revert(0, 0)
 
-async function genesis(hardfork: string) {
+/** `systemCode` gives each system contract's code in place of its standard one (undefined: no account). */
+async function genesis(hardfork: string, systemCode: (standard: Uint8Array) => Uint8Array | undefined = (standard) => standard) {
   const common = createDevCommon({ chainId: 31337n, hardfork, customCrypto: createCustomCrypto() })
   const keccak = common.customCrypto.keccak256!
   const accounts = deriveAccounts(DEFAULT_MNEMONIC, 3)
@@ -32,7 +33,8 @@ async function genesis(hardfork: string) {
   const alloc = devAlloc(accounts, 10n ** 22n)
   for (const contract of SYSTEM_CONTRACTS) {
     if (!common.gteHardfork(contract.fork)) continue
-    const code = hexToBytes(contract.code as `0x${string}`)
+    const code = systemCode(hexToBytes(contract.code as `0x${string}`))
+    if (code === undefined) continue
     const codeHash = keccak(code)
     alloc.code.set(bytesToUnprefixedHex(codeHash), code)
     alloc.accounts.set(contract.address.slice(2), { ...newAccount({ nonce: 1n }), codeHash, codeSize: code.length })
@@ -109,6 +111,25 @@ describe('lean block builder', () => {
       expect(results[2]!.statuses).toEqual(['ok', 'ok', 'ok', 'revert'])
       // Proof of stake builds with the lean builder; before the merge, ethereumjs's builds (miner reward).
       expect(results[0]!.leanBuilder).toBe(common.consensusType() === 'pos')
+    })
+  }
+
+  const systemCodes = {
+    absent: () => undefined,
+    empty: () => new Uint8Array(0),
+    'replaced (anvil_setCode)': () => hexToBytes('0x60006000fd'),
+  }
+  for (const [name, systemCode] of Object.entries(systemCodes)) {
+    test(`behavior: with the system contracts' code ${name}, the EIP-4788 and EIP-2935 writes are ethereumjs's`, async () => {
+      const { common, accounts, world, block: first } = await genesis('prague', systemCode)
+      const transfer = createFeeMarket1559Tx({ chainId: 31337n, nonce: 0n, to: accounts[1]!.address, value: 1n, gasLimit: 21_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n }, { common }).sign(accounts[0]!.privateKey)
+      const ref = await buildWith(false, common, world, first, [transfer])
+      const lean = await buildWith(true, common, world, first, [transfer])
+      const written = (sm: RingStateManager) => [...sm.changes.storage].map(([address, slots]) => [address, [...slots].map(([slot, value]) => [slot, bytesToHex(value)])])
+      expect(written(lean.sm)).toEqual(written(ref.sm))
+      // ethereumjs writes the ring buffers wherever the address holds code, whatever the code.
+      expect(written(ref.sm).length).toBe(name === 'replaced (anvil_setCode)' ? 2 : 0)
+      expect(bytesToHex(lean.block.hash())).toBe(bytesToHex(ref.block.hash()))
     })
   }
 
