@@ -31,6 +31,8 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { BlockBuilder, BuildStatus, buildBlock, encodeReceipt, runTx, type BuildBlockOpts, type RunTxOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { encodeFlatList, keyOf } from './encoding.js'
+import { wordBytes } from './execution/word.js'
+import { SYSTEM_CONTRACTS } from './systemContracts.js'
 import { trieRoot, trieSet, type TrieNode } from './trie.js'
 
 /** The EIPs under which `LeanBlockBuilder` would build a different block than ethereumjs: those go to its builder. */
@@ -124,8 +126,8 @@ class LeanBlockBuilder extends BlockBuilder {
       const length = BigInt(common.param('historicalRootsLength'))
       const index = timestamp % length
       if ((await vm.stateManager.getCode(BEACON_ROOTS)).length > 0) {
-        await vm.stateManager.putStorage(BEACON_ROOTS, word(index), bigIntToBytes(timestamp))
-        await vm.stateManager.putStorage(BEACON_ROOTS, word(index + length), root)
+        await vm.stateManager.putStorage(BEACON_ROOTS, wordBytes(index), bigIntToBytes(timestamp))
+        await vm.stateManager.putStorage(BEACON_ROOTS, wordBytes(index + length), root)
         await vm.evm.journal.cleanup()
       }
     }
@@ -135,7 +137,7 @@ class LeanBlockBuilder extends BlockBuilder {
       const parentHash = toType(headerData.parentHash as Uint8Array | undefined, TypeOutput.Uint8Array) ?? new Uint8Array(32)
       const history = historyAddress(common.param('historyStorageAddress'))
       if ((await vm.stateManager.getCode(history)).length > 0) {
-        await vm.stateManager.putStorage(history, word((number - 1n) % common.param('historyServeWindow')), parentHash)
+        await vm.stateManager.putStorage(history, wordBytes((number - 1n) % common.param('historyServeWindow')), parentHash)
         await vm.evm.journal.cleanup()
       }
     }
@@ -308,21 +310,14 @@ interface BlockResults {
   readonly requestsHash?: Uint8Array
 }
 
-/** The EIP-4788 beacon roots contract (a constant in ethereumjs too). */
-const BEACON_ROOTS = new Address(hexToBytes('0x000f3df6d732807ef1319fb7b8bb8522d0beac02'))
+/** The EIP-4788 beacon roots contract. */
+const BEACON_ROOTS = new Address(hexToBytes(SYSTEM_CONTRACTS.find((c) => c.eip === 4788)!.address as `0x${string}`))
 
 /** The EIP-2935 history contract at the address `Common` names (its parameter), made once per address. */
 let history: { param: bigint; address: Address } | undefined
 function historyAddress(param: bigint): Address {
   if (history?.param !== param) history = { param, address: new Address(bigIntToAddressBytes(param)) }
   return history.address
-}
-
-/** A storage key: `n` as a 32-byte big-endian word. */
-function word(n: bigint): Uint8Array {
-  const out = new Uint8Array(32)
-  for (let i = 31; i >= 0 && n > 0n; i--, n >>= 8n) out[i] = Number(n & 0xffn)
-  return out
 }
 
 /** Root of the trie of `values` keyed by their RLP-encoded index, as the transaction and receipt tries are. */

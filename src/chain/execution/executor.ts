@@ -223,46 +223,12 @@ type CallBlock = NonNullable<EVMRunCallOpts['block']>
 
 /**
  * The block a call on `header` runs in, with `baseFee` in place of the header's when given: the
- * header itself, or a view of it with the other fee (no block built: that cost more than a view call).
+ * header itself, or a view of it that reads every other field through to it (no block or header
+ * built: that cost more than a view call).
  */
 function callBlock(header: BlockHeader, baseFee: bigint | undefined): CallBlock {
   if (baseFee === undefined || header.baseFeePerGas === undefined || baseFee === header.baseFeePerGas) return { header }
-  return { header: new FeeOverride(header, baseFee) }
-}
-
-/** A header as the EVM reads it, but for its base fee. */
-class FeeOverride {
-  readonly #header: BlockHeader
-  readonly baseFeePerGas: bigint
-  constructor(header: BlockHeader, baseFeePerGas: bigint) {
-    this.#header = header
-    this.baseFeePerGas = baseFeePerGas
-  }
-  get number() {
-    return this.#header.number
-  }
-  get coinbase() {
-    return this.#header.coinbase
-  }
-  get timestamp() {
-    return this.#header.timestamp
-  }
-  get difficulty() {
-    return this.#header.difficulty
-  }
-  get prevRandao() {
-    return this.#header.prevRandao
-  }
-  get gasLimit() {
-    return this.#header.gasLimit
-  }
-  get slotNumber(): bigint {
-    // ethereumjs's type says bigint; the header has none before EIP-7843, and the EVM reads that.
-    return (this.#header as { slotNumber?: bigint }).slotNumber as bigint
-  }
-  getBlobGasPrice() {
-    return this.#header.getBlobGasPrice()
-  }
+  return { header: Object.create(header, { baseFeePerGas: { value: baseFee } }) as BlockHeader }
 }
 
 const EMPTY = new Uint8Array(0)
