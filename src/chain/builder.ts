@@ -29,8 +29,9 @@ import { Blob4844Tx, NetworkWrapperType, createMinimal4844TxFromNetworkWrapper, 
 import { Address, CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bigIntToAddressBytes, bigIntToBytes, bytesToHex, hexToBytes, toType } from '@ethereumjs/util'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { BlockBuilder, BuildStatus, buildBlock, encodeReceipt, runTx, type BuildBlockOpts, type RunTxOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { BlockBuilder, BuildStatus, buildBlock, encodeReceipt, type BuildBlockOpts, type RunTxOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { encodeFlatList, keyOf } from './encoding.js'
+import { runTransaction } from './execution/leanRunTx.js'
 import { wordBytes } from './execution/word.js'
 import { SYSTEM_CONTRACTS } from './systemContracts.js'
 import { trieRoot, trieSet, type TrieNode } from './trie.js'
@@ -177,7 +178,8 @@ class LeanBlockBuilder extends BlockBuilder {
     this.#context ??= createBlock({ header: Object.assign({}, state.headerData, { gasUsed: 0n }) }, state.blockOpts)
     const runOpts: RunTxOpts = { tx, block: this.#context, blockGasUsed: this.gasUsed }
     if (skipHardForkValidation !== undefined) runOpts.skipHardForkValidation = skipHardForkValidation
-    const result = await runTx(vm, runOpts)
+    // ethereumjs's runTx, or its lean copy for the transactions it runs the same (see leanRunTx.ts).
+    const result = await runTransaction(vm, runOpts)
     let included = tx
     if (tx instanceof Blob4844Tx) {
       this.blobGasUsed += BigInt(tx.blobVersionedHashes.length) * blobGasPerBlob
