@@ -33,6 +33,7 @@ const REVERTER_INITCODE = initcode('0x60006000fd') // revert(0, 0)
 const LOGGER_INITCODE = initcode('0x602a600052600760206000a1602a600860206000a200') // log1(0, 32, 7); log2(0, 32, 8, 42)
 const DESTRUCT_INITCODE = initcode('0x33ff') // runtime: selfdestruct(caller)
 const DIES_AT_BIRTH = '0x33ff' // initcode that self-destructs (EIP-6780: removed)
+const NOBODY = new Address(hexToBytes('0x00000000000000000000000000000000000b0d1e'))
 
 interface Run {
   readonly vm: VM
@@ -112,6 +113,7 @@ for (const hardfork of ['prague', 'cancun', 'london']) {
         ['deploy a logger', dynamic(0, { data: hexToBytes(LOGGER_INITCODE), gasLimit: 200_000n })],
         ['deploy a self-destructing contract', dynamic(0, { data: hexToBytes(DESTRUCT_INITCODE), gasLimit: 200_000n })],
         ['transfer', dynamic(1, { to: accounts[2]!.address, value: 7n, gasLimit: 21_000n })],
+        ['zero-value transfer to a new address (EIP-161)', dynamic(1, { to: NOBODY.bytes, gasLimit: 21_000n })],
         ['storage write with a log', dynamic(1, { to: store, data: storeCalldata(1n, 42n) })],
         ['storage cleared (SSTORE refund)', dynamic(1, { to: store, data: storeCalldata(1n, 0n) })],
         ['legacy transfer', legacy(2, { to: accounts[0]!.address, value: 5n, gasLimit: 21_000n })],
@@ -167,6 +169,8 @@ for (const hardfork of ['prague', 'cancun', 'london']) {
       expect(field('calldata to an account without code (EIP-7623 floor)', 'totalGasSpent') === floor).toBe(hardfork === 'prague')
       // Before Cancun a SELFDESTRUCT removes the contract; from Cancun (EIP-6780) only one made in the same transaction.
       expect((await lean.sm.getCode(new Address(destruct))).length > 0).toBe(hardfork !== 'london')
+      // A touched account left empty is removed (EIP-161), by both.
+      expect(await lean.sm.getAccount(NOBODY)).toBeUndefined()
       const born = field('dies at birth (EIP-6780)', 'createdAddress') as string
       expect(await lean.sm.getAccount(new Address(hexToBytes(born as `0x${string}`)))).toBeUndefined()
     })

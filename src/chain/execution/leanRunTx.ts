@@ -20,8 +20,10 @@ import type { Block } from '@ethereumjs/block'
 import { ConsensusType } from '@ethereumjs/common'
 import type { EVM, EVMResult } from '@ethereumjs/evm'
 import { Capability, getCalldataFloorGas, type FeeMarket1559Tx, type LegacyTx, type TypedTransaction } from '@ethereumjs/tx'
-import { Account, Address, EthereumJSErrorWithoutCode, KECCAK256_NULL, bytesToUnprefixedHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
+import { Account, Address, EthereumJSErrorWithoutCode, KECCAK256_NULL, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import { Bloom, runTx, type RunTxOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { keyOf } from '../encoding.js'
+import { RingStateManager } from '../stateManager.js'
 
 /** EIPs under which ethereumjs's runTx does more than this copy does. */
 const OWN_RUN_EIPS = [2780, 6800, 7708, 7864, 7928, 8037, 8246] as const
@@ -44,12 +46,28 @@ interface VMInternals {
   errorStr(): string
 }
 interface EVMInternals {
-  readonly journal: EVM['journal'] & { cleanJournal(): void }
+  readonly journal: JournalInternals
   readonly precompiles: Map<string, unknown>
   readonly DEBUG: boolean
   eip7928CallPostTargetOog: boolean
   createTxTargetAlive: boolean
   runCall: EVM['runCall']
+}
+
+/** The parts of ethereumjs's `Journal` the run uses (`touched` is private in its typings). */
+interface JournalInternals {
+  readonly touched: Set<string>
+  accessList?: Map<string, Set<string>>
+  preimages?: Map<string, Uint8Array>
+  checkpoint(): Promise<void>
+  commit(): Promise<void>
+  revert(): Promise<void>
+  cleanup(): Promise<void>
+  cleanJournal(): void
+  putAccount(address: Address, account: Account): Promise<void>
+  deleteAccount(address: Address): Promise<void>
+  addAlwaysWarmAddress(address: string, addToAccessList?: boolean): void
+  addAlwaysWarmSlot(address: string, slot: string, addToAccessList?: boolean): void
 }
 
 /**
@@ -94,14 +112,14 @@ async function leanRunTx(vm: VMInternals, opts: LeanOpts): Promise<RunTxResult> 
   }
   const journal = vm.evm.journal
   // Ensure we start with a clear warmed accounts Map
-  await journal.cleanup()
+  await cleanup(journal, vm.stateManager)
   await journal.checkpoint()
   if (tx.type !== 0) {
     // EIP-2930 is on from Berlin, EIP-1559 from London: both are (see `runsLean`).
     for (const [addressBytes, slots] of (tx as FeeMarket1559Tx).accessList) {
-      const address = bytesToUnprefixedHex(addressBytes)
+      const address = keyOf(addressBytes)
       journal.addAlwaysWarmAddress(address, true)
-      for (const slot of slots) journal.addAlwaysWarmSlot(address, bytesToUnprefixedHex(slot), true)
+      for (const slot of slots) journal.addAlwaysWarmSlot(address, keyOf(slot), true)
     }
   }
   try {
@@ -128,11 +146,13 @@ async function leanRun(vm: VMInternals, tx: TypedTransaction, block: Block, bloc
   if (vm.events.listenerCount('beforeTx') > 0) await vm._emit('beforeTx', tx)
   const caller = tx.getSenderAddress()
 
-  // EIP-2929: origin, precompiles, recipient and (EIP-3651) coinbase warm.
+  // EIP-2929: precompiles, origin, recipient and (EIP-3651) coinbase warm. The journal keys
+  // addresses by lowercase hex without `0x`: `keyOf` writes it natively (ethereumjs strips the
+  // prefix of `caller.toString()` after a regular expression, and builds the others by pairs).
   for (const address of evm.precompiles.keys()) journal.addAlwaysWarmAddress(address)
-  journal.addAlwaysWarmAddress(caller.toString())
-  if (tx.to !== undefined) journal.addAlwaysWarmAddress(bytesToUnprefixedHex(tx.to.bytes))
-  if (common.isActivatedEIP(3651)) journal.addAlwaysWarmAddress(bytesToUnprefixedHex(header.coinbase.bytes))
+  journal.addAlwaysWarmAddress(keyOf(caller.bytes))
+  if (tx.to !== undefined) journal.addAlwaysWarmAddress(keyOf(tx.to.bytes))
+  if (common.isActivatedEIP(3651)) journal.addAlwaysWarmAddress(keyOf(header.coinbase.bytes))
 
   // Gas limit and fees.
   const intrinsicGas = tx.getIntrinsicGas()
@@ -226,13 +246,34 @@ async function leanRun(vm: VMInternals, tx: TypedTransaction, block: Block, bloc
 
   await removeSelfdestructed(vm, execResult)
   results.bloom = logsBloom(execResult.logs, common)
-  await journal.cleanup()
+  await cleanup(journal, state)
   state.originalStorageCache.clear()
 
   const cumulativeBlockGasUsed = (blockGasUsed ?? header.gasUsed) + totalGasSpent
   results.receipt = { status: execResult.exceptionError !== undefined ? 0 : 1, cumulativeBlockGasUsed, bitvector: results.bloom.bitvector, logs: execResult.logs ?? [] }
   if (vm.events.listenerCount('afterTx') > 0) await vm._emit('afterTx', Object.assign({ transaction: tx }, results))
   return results
+}
+
+/**
+ * `Journal.cleanup`: each touched account left empty is removed (EIP-161, on from Spurious
+ * Dragon), then the journal is cleared. On the ring state manager, the account records are read
+ * by their key, which is the journal's: ethereumjs makes an `Address` from hex and an `Account`
+ * for each touched account only to ask whether it is empty.
+ */
+async function cleanup(journal: JournalInternals, state: VM['stateManager']): Promise<void> {
+  if (!(state instanceof RingStateManager)) return journal.cleanup()
+  for (const key of journal.touched) {
+    const loading = state.load(key)
+    if (loading !== undefined) await loading
+    const record = state.accountRecord(key)
+    if (record === undefined || (record.balance === 0n && record.nonce === 0n && equalsBytes(record.codeHash, KECCAK256_NULL))) {
+      await journal.deleteAccount(new Address(hexToBytes(`0x${key}`)))
+    }
+  }
+  journal.cleanJournal()
+  delete journal.accessList
+  delete journal.preimages
 }
 
 /** ethereumjs's `processSelfdestructs` without EIP-7708's burn logs and EIP-8246 (both off here). */
