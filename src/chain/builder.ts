@@ -26,14 +26,15 @@ import { Block, createBlock, createBlockHeader, genRequestsRoot, type BlockHeade
 import { Hardfork } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { Blob4844Tx, NetworkWrapperType, createMinimal4844TxFromNetworkWrapper, type TypedTransaction } from '@ethereumjs/tx'
-import { Address, CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bigIntToAddressBytes, bigIntToBytes, bytesToHex, hexToBytes, toType } from '@ethereumjs/util'
+import { Address, CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bigIntToAddressBytes, bytesToHex, hexToBytes, toType } from '@ethereumjs/util'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { BlockBuilder, BuildStatus, buildBlock, encodeReceipt, runTx, type BuildBlockOpts, type RunTxOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
-import { encodeFlatList, keyOf } from './encoding.js'
+import { keyOf } from './encoding.js'
+import { withHashCached } from './headerHash.js'
 import { wordBytes } from './execution/word.js'
 import { SYSTEM_CONTRACTS } from './systemContracts.js'
-import { trieRoot, trieSet, type TrieNode } from './trie.js'
+import { singleKeyRoot, trieRoot, trieSet, type TrieNode } from './trie.js'
 
 /** The EIPs under which `LeanBlockBuilder` would build a different block than ethereumjs: those go to its builder. */
 const OWN_BUILDER_EIPS = [7843, 7864, 7928, 8037] as const
@@ -126,7 +127,8 @@ class LeanBlockBuilder extends BlockBuilder {
       const length = BigInt(common.param('historicalRootsLength'))
       const index = timestamp % length
       if ((await vm.stateManager.getCode(BEACON_ROOTS)).length > 0) {
-        await vm.stateManager.putStorage(BEACON_ROOTS, wordBytes(index), bigIntToBytes(timestamp))
+        // As a word: the state manager stores values without their leading zeros either way.
+        await vm.stateManager.putStorage(BEACON_ROOTS, wordBytes(index), wordBytes(timestamp))
         await vm.stateManager.putStorage(BEACON_ROOTS, wordBytes(index + length), root)
         await vm.evm.journal.cleanup()
       }
@@ -237,7 +239,8 @@ class LeanBlockBuilder extends BlockBuilder {
     if (common.isActivatedEIP(4844)) results.blobGasUsed = this.blobGasUsed
     if (requestsHash !== undefined) results.requestsHash = requestsHash
     const context = this.#context?.header
-    const header = context === undefined ? createBlockHeader(Object.assign({}, state.headerData, results, { timestamp: (state.headerData.timestamp as bigint | undefined) ?? 0n }), blockOpts) : withResults(context, results, common.customCrypto.keccak256 ?? keccak_256)
+    const keccak = common.customCrypto.keccak256 ?? keccak_256
+    const header = context === undefined ? withHashCached(createBlockHeader(Object.assign({}, state.headerData, results, { timestamp: (state.headerData.timestamp as bigint | undefined) ?? 0n }), blockOpts), keccak) : withResults(context, results, keccak)
     const block = new Block(header, [...state.transactions], [], undefined, blockOpts)
     if (blockOpts.putBlockIntoBlockchain === true) await vm.blockchain.putBlock(block)
     state.blockStatus = { status: BuildStatus.Build, block }
@@ -289,12 +292,9 @@ class LeanBlockBuilder extends BlockBuilder {
  */
 function withResults(context: BlockHeader, results: BlockResults, keccak: (data: Uint8Array) => Uint8Array): BlockHeader {
   const header = Object.create(Object.getPrototypeOf(context) as object) as BlockHeader
-  const cache: { hash: Uint8Array | undefined } = { hash: undefined }
-  Object.assign(header, context, results, { cache })
-  // Its hash, as `hash()` would cache it, with the header's flat RLP written in one pass.
-  cache.hash = keccak(encodeFlatList(header.raw()))
+  Object.assign(header, context, results, { cache: { hash: undefined } })
   Object.freeze(header)
-  return header
+  return withHashCached(header, keccak)
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
@@ -322,7 +322,13 @@ function historyAddress(param: bigint): Address {
 
 /** Root of the trie of `values` keyed by their RLP-encoded index, as the transaction and receipt tries are. */
 function indexedRoot(values: readonly Uint8Array[], vm: VM): Uint8Array {
+  const keccak = vm.common.customCrypto.keccak256 ?? keccak_256
+  // An automined block's one transaction: its key is RLP(0) = 0x80.
+  if (values.length === 1) return singleKeyRoot(FIRST_INDEX_PATH, values[0]!, keccak)
   let root: TrieNode | undefined
   for (let i = 0; i < values.length; i++) root = trieSet(root, keyOf(RLP.encode(i)), values[i]!)
-  return trieRoot(root, vm.common.customCrypto.keccak256 ?? keccak_256)
+  return trieRoot(root, keccak)
 }
+
+/** The trie path of index 0 in a transaction or receipt trie. */
+const FIRST_INDEX_PATH = keyOf(RLP.encode(0))

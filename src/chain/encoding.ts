@@ -36,7 +36,7 @@ export function encodeAccount(record: AccountRecord): Uint8Array {
 }
 
 /** A non-negative integer as RLP holds it: big-endian bytes without leading zeros (none for zero). */
-function unpadded(value: bigint): Uint8Array {
+export function unpadded(value: bigint): Uint8Array {
   if (value === 0n) return EMPTY_BYTES
   // Nonces and small balances (under 2^48) without a hex string: byte by byte from a Number.
   if (value < 0x1000000000000n) {
@@ -71,6 +71,14 @@ export function encodeFlatList(items: readonly Uint8Array[]): Uint8Array {
     out.set(item, at)
     at += item.length
   }
+  return out
+}
+
+/** The RLP of one byte string (a storage slot's value in its trie): `RLP.encode` without its checks and copies. */
+export function encodeString(item: Uint8Array): Uint8Array {
+  if (item.length === 1 && item[0]! < 0x80) return item
+  const out = new Uint8Array(stringLength(item))
+  out.set(item, writeLengthPrefix(out, 0, item.length, 0x80))
   return out
 }
 
