@@ -122,8 +122,8 @@ class LeanBlockBuilder extends BlockBuilder {
     const common = vm.common
     if (common.isActivatedEIP(4788)) {
       await this.#checkpoint()
-      const timestamp = toType(headerData.timestamp as bigint | undefined, TypeOutput.BigInt) ?? 0n
-      const root = toType(headerData.parentBeaconBlockRoot as Uint8Array | undefined, TypeOutput.Uint8Array) ?? new Uint8Array(32)
+      const timestamp = asBigInt(headerData.timestamp) ?? 0n
+      const root = asBytes(headerData.parentBeaconBlockRoot) ?? new Uint8Array(32)
       const length = BigInt(common.param('historicalRootsLength'))
       const index = timestamp % length
       if ((await vm.stateManager.getCode(BEACON_ROOTS)).length > 0) {
@@ -135,8 +135,8 @@ class LeanBlockBuilder extends BlockBuilder {
     }
     if (common.isActivatedEIP(2935)) {
       await this.#checkpoint()
-      const number = toType(headerData.number as bigint | undefined, TypeOutput.BigInt) ?? 0n
-      const parentHash = toType(headerData.parentHash as Uint8Array | undefined, TypeOutput.Uint8Array) ?? new Uint8Array(32)
+      const number = asBigInt(headerData.number) ?? 0n
+      const parentHash = asBytes(headerData.parentHash) ?? new Uint8Array(32)
       const history = historyAddress(common.param('historyStorageAddress'))
       if ((await vm.stateManager.getCode(history)).length > 0) {
         await vm.stateManager.putStorage(history, wordBytes((number - 1n) % common.param('historyServeWindow')), parentHash)
@@ -308,6 +308,16 @@ interface BlockResults {
   readonly gasUsed: bigint
   readonly blobGasUsed?: bigint
   readonly requestsHash?: Uint8Array
+}
+
+/** A header field as a bigint, as `toType` makes it; what the miner gives (a bigint) as it is. */
+function asBigInt(value: unknown): bigint | undefined {
+  return typeof value === 'bigint' ? value : toType(value as bigint | undefined, TypeOutput.BigInt)
+}
+
+/** A header field as bytes, as `toType` makes them; what the miner gives (bytes) as they are. */
+function asBytes(value: unknown): Uint8Array | undefined {
+  return value instanceof Uint8Array ? value : toType(value as Uint8Array | undefined, TypeOutput.Uint8Array)
 }
 
 /** The EIP-4788 beacon roots contract. */
