@@ -26,11 +26,11 @@ import { Block, createBlock, createBlockHeader, genRequestsRoot, type BlockHeade
 import { Hardfork } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { Blob4844Tx, NetworkWrapperType, createMinimal4844TxFromNetworkWrapper, type TypedTransaction } from '@ethereumjs/tx'
-import { Address, CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bigIntToAddressBytes, bytesToHex, hexToBytes, toType } from '@ethereumjs/util'
+import { Address, CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bigIntToAddressBytes, hexToBytes, toType } from '@ethereumjs/util'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { BlockBuilder, BuildStatus, buildBlock, encodeReceipt, runTx, type BuildBlockOpts, type RunTxOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
-import { keyOf } from './encoding.js'
+import { equal, keyOf } from './encoding.js'
 import { withHashCached } from './headerHash.js'
 import { wordBytes } from './execution/word.js'
 import { SYSTEM_CONTRACTS } from './systemContracts.js'
@@ -40,7 +40,7 @@ import { singleKeyRoot, trieRoot, trieSet, type TrieNode } from './trie.js'
 const OWN_BUILDER_EIPS = [7843, 7864, 7928, 8037] as const
 
 /** The topic of the deposit contract's `DepositEvent` (EIP-6110 reads deposits from these logs). */
-const DEPOSIT_TOPIC = '0x649bbc62d0e31342afea4e5cd82d4049e7e1ee912fc0889aa790803be39038c5'
+const DEPOSIT_TOPIC = hexToBytes('0x649bbc62d0e31342afea4e5cd82d4049e7e1ee912fc0889aa790803be39038c5')
 
 /**
  * Starts a block on `vm` (system calls included), with the lean builder wherever it builds the
@@ -120,6 +120,7 @@ class LeanBlockBuilder extends BlockBuilder {
     const state = this.#state
     const { vm, headerData } = state
     const common = vm.common
+    let wrote = false
     if (common.isActivatedEIP(4788)) {
       await this.#checkpoint()
       const timestamp = asBigInt(headerData.timestamp) ?? 0n
@@ -130,7 +131,7 @@ class LeanBlockBuilder extends BlockBuilder {
         // As a word: the state manager stores values without their leading zeros either way.
         await vm.stateManager.putStorage(BEACON_ROOTS, wordBytes(index), wordBytes(timestamp))
         await vm.stateManager.putStorage(BEACON_ROOTS, wordBytes(index + length), root)
-        await vm.evm.journal.cleanup()
+        wrote = true
       }
     }
     if (common.isActivatedEIP(2935)) {
@@ -140,9 +141,12 @@ class LeanBlockBuilder extends BlockBuilder {
       const history = historyAddress(common.param('historyStorageAddress'))
       if ((await vm.stateManager.getCode(history)).length > 0) {
         await vm.stateManager.putStorage(history, wordBytes((number - 1n) % common.param('historyServeWindow')), parentHash)
-        await vm.evm.journal.cleanup()
+        wrote = true
       }
     }
+    // ethereumjs cleans the journal up after each contract's writes; the second cleanup finds what
+    // the first left (these writes go to the state manager, not the journal), so once does the same.
+    if (wrote) await vm.evm.journal.cleanup()
   }
 
   async #checkpoint(): Promise<void> {
@@ -215,7 +219,7 @@ class LeanBlockBuilder extends BlockBuilder {
     if (!common.isActivatedEIP(7685)) return []
     if (this.#requestQueuesIdle?.() !== true) return undefined
     for (const result of state.transactionResults) {
-      for (const [, topics] of result.receipt.logs) if (topics.length > 0 && bytesToHex(topics[0]!) === DEPOSIT_TOPIC) return undefined
+      for (const [, topics] of result.receipt.logs) if (topics.length > 0 && equal(topics[0]!, DEPOSIT_TOPIC)) return undefined
     }
     const requests: CLRequest<CLRequestType>[] = []
     if (common.isActivatedEIP(6110)) requests.push(new CLRequest(CLRequestType.Deposit, new Uint8Array(0)))
@@ -271,6 +275,11 @@ class LeanBlockBuilder extends BlockBuilder {
   /** The transactions of the block: `build` hides them from ethereumjs's part of it. */
   get #transactions(): readonly TypedTransaction[] {
     return this.#ran ?? this.#state.transactions
+  }
+
+  /** `BlockBuilder.logsBloom`; a block without transactions has the empty bloom, without a `Bloom` made for it. */
+  override logsBloom(): Uint8Array {
+    return this.#state.transactionResults.length === 0 ? new Uint8Array(256) : super.logsBloom()
   }
 
   override async transactionsTrie(): Promise<Uint8Array> {
