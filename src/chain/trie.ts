@@ -285,16 +285,7 @@ function writeRefItem(out: Uint8Array, at: number, ref: Bytes): number {
   return writeBytes(out, at, ref)
 }
 
-type Latin1Write = (this: Uint8Array, text: string, offset: number, length: number) => number
-// Node's native latin1 encoder, which Buffer#write(text, 'latin1') calls: it takes any Uint8Array.
-const latin1Write = (Buffer.prototype as unknown as { latin1Write?: Latin1Write }).latin1Write
-
-/**
- * Copies `bytes` into `out` at `at`. Refs (32-byte hashes) and values are copied natively: a branch
- * writes sixteen of them, and a char-by-char loop over them was a third of encoding a block's nodes.
- */
 function writeBytes(out: Uint8Array, at: number, bytes: Bytes): number {
-  if (bytes.length >= 16 && latin1Write !== undefined) return at + latin1Write.call(out, bytes, at, bytes.length)
   for (let i = 0; i < bytes.length; i++) out[at++] = bytes.charCodeAt(i)
   return at
 }
