@@ -26,21 +26,22 @@ import { Block, createBlock, createBlockHeader, genRequestsRoot, type BlockHeade
 import { Hardfork } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { Blob4844Tx, NetworkWrapperType, createMinimal4844TxFromNetworkWrapper, type TypedTransaction } from '@ethereumjs/tx'
-import { Address, CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bigIntToAddressBytes, bigIntToBytes, bytesToHex, hexToBytes, toType } from '@ethereumjs/util'
+import { Address, CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bigIntToAddressBytes, hexToBytes, toType } from '@ethereumjs/util'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { BlockBuilder, BuildStatus, buildBlock, encodeReceipt, type BuildBlockOpts, type RunTxOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
-import { encodeFlatList, keyOf } from './encoding.js'
+import { equal, keyOf } from './encoding.js'
 import { runTransaction } from './execution/leanRunTx.js'
+import { withHashCached } from './headerHash.js'
 import { wordBytes } from './execution/word.js'
 import { SYSTEM_CONTRACTS } from './systemContracts.js'
-import { trieRoot, trieSet, type TrieNode } from './trie.js'
+import { singleKeyRoot, trieRoot, trieSet, type TrieNode } from './trie.js'
 
 /** The EIPs under which `LeanBlockBuilder` would build a different block than ethereumjs: those go to its builder. */
 const OWN_BUILDER_EIPS = [7843, 7864, 7928, 8037] as const
 
 /** The topic of the deposit contract's `DepositEvent` (EIP-6110 reads deposits from these logs). */
-const DEPOSIT_TOPIC = '0x649bbc62d0e31342afea4e5cd82d4049e7e1ee912fc0889aa790803be39038c5'
+const DEPOSIT_TOPIC = hexToBytes('0x649bbc62d0e31342afea4e5cd82d4049e7e1ee912fc0889aa790803be39038c5')
 
 /**
  * Starts a block on `vm` (system calls included), with the lean builder wherever it builds the
@@ -120,28 +121,33 @@ class LeanBlockBuilder extends BlockBuilder {
     const state = this.#state
     const { vm, headerData } = state
     const common = vm.common
+    let wrote = false
     if (common.isActivatedEIP(4788)) {
       await this.#checkpoint()
-      const timestamp = toType(headerData.timestamp as bigint | undefined, TypeOutput.BigInt) ?? 0n
-      const root = toType(headerData.parentBeaconBlockRoot as Uint8Array | undefined, TypeOutput.Uint8Array) ?? new Uint8Array(32)
+      const timestamp = asBigInt(headerData.timestamp) ?? 0n
+      const root = asBytes(headerData.parentBeaconBlockRoot) ?? new Uint8Array(32)
       const length = BigInt(common.param('historicalRootsLength'))
       const index = timestamp % length
       if ((await vm.stateManager.getCode(BEACON_ROOTS)).length > 0) {
-        await vm.stateManager.putStorage(BEACON_ROOTS, wordBytes(index), bigIntToBytes(timestamp))
+        // As a word: the state manager stores values without their leading zeros either way.
+        await vm.stateManager.putStorage(BEACON_ROOTS, wordBytes(index), wordBytes(timestamp))
         await vm.stateManager.putStorage(BEACON_ROOTS, wordBytes(index + length), root)
-        await vm.evm.journal.cleanup()
+        wrote = true
       }
     }
     if (common.isActivatedEIP(2935)) {
       await this.#checkpoint()
-      const number = toType(headerData.number as bigint | undefined, TypeOutput.BigInt) ?? 0n
-      const parentHash = toType(headerData.parentHash as Uint8Array | undefined, TypeOutput.Uint8Array) ?? new Uint8Array(32)
+      const number = asBigInt(headerData.number) ?? 0n
+      const parentHash = asBytes(headerData.parentHash) ?? new Uint8Array(32)
       const history = historyAddress(common.param('historyStorageAddress'))
       if ((await vm.stateManager.getCode(history)).length > 0) {
         await vm.stateManager.putStorage(history, wordBytes((number - 1n) % common.param('historyServeWindow')), parentHash)
-        await vm.evm.journal.cleanup()
+        wrote = true
       }
     }
+    // ethereumjs cleans the journal up after each contract's writes; the second cleanup finds what
+    // the first left (these writes go to the state manager, not the journal), so once does the same.
+    if (wrote) await vm.evm.journal.cleanup()
   }
 
   async #checkpoint(): Promise<void> {
@@ -215,7 +221,7 @@ class LeanBlockBuilder extends BlockBuilder {
     if (!common.isActivatedEIP(7685)) return []
     if (this.#requestQueuesIdle?.() !== true) return undefined
     for (const result of state.transactionResults) {
-      for (const [, topics] of result.receipt.logs) if (topics.length > 0 && bytesToHex(topics[0]!) === DEPOSIT_TOPIC) return undefined
+      for (const [, topics] of result.receipt.logs) if (topics.length > 0 && equal(topics[0]!, DEPOSIT_TOPIC)) return undefined
     }
     const requests: CLRequest<CLRequestType>[] = []
     if (common.isActivatedEIP(6110)) requests.push(new CLRequest(CLRequestType.Deposit, new Uint8Array(0)))
@@ -239,7 +245,8 @@ class LeanBlockBuilder extends BlockBuilder {
     if (common.isActivatedEIP(4844)) results.blobGasUsed = this.blobGasUsed
     if (requestsHash !== undefined) results.requestsHash = requestsHash
     const context = this.#context?.header
-    const header = context === undefined ? createBlockHeader(Object.assign({}, state.headerData, results, { timestamp: (state.headerData.timestamp as bigint | undefined) ?? 0n }), blockOpts) : withResults(context, results, common.customCrypto.keccak256 ?? keccak_256)
+    const keccak = common.customCrypto.keccak256 ?? keccak_256
+    const header = context === undefined ? withHashCached(createBlockHeader(Object.assign({}, state.headerData, results, { timestamp: (state.headerData.timestamp as bigint | undefined) ?? 0n }), blockOpts), keccak) : withResults(context, results, keccak)
     const block = new Block(header, [...state.transactions], [], undefined, blockOpts)
     if (blockOpts.putBlockIntoBlockchain === true) await vm.blockchain.putBlock(block)
     state.blockStatus = { status: BuildStatus.Build, block }
@@ -272,6 +279,11 @@ class LeanBlockBuilder extends BlockBuilder {
     return this.#ran ?? this.#state.transactions
   }
 
+  /** `BlockBuilder.logsBloom`; a block without transactions has the empty bloom, without a `Bloom` made for it. */
+  override logsBloom(): Uint8Array {
+    return this.#state.transactionResults.length === 0 ? new Uint8Array(256) : super.logsBloom()
+  }
+
   override async transactionsTrie(): Promise<Uint8Array> {
     return indexedRoot(this.#transactions.map((tx) => tx.serialize()), this.#state.vm)
   }
@@ -291,12 +303,9 @@ class LeanBlockBuilder extends BlockBuilder {
  */
 function withResults(context: BlockHeader, results: BlockResults, keccak: (data: Uint8Array) => Uint8Array): BlockHeader {
   const header = Object.create(Object.getPrototypeOf(context) as object) as BlockHeader
-  const cache: { hash: Uint8Array | undefined } = { hash: undefined }
-  Object.assign(header, context, results, { cache })
-  // Its hash, as `hash()` would cache it, with the header's flat RLP written in one pass.
-  cache.hash = keccak(encodeFlatList(header.raw()))
+  Object.assign(header, context, results, { cache: { hash: undefined } })
   Object.freeze(header)
-  return header
+  return withHashCached(header, keccak)
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
@@ -312,6 +321,16 @@ interface BlockResults {
   readonly requestsHash?: Uint8Array
 }
 
+/** A header field as a bigint, as `toType` makes it; what the miner gives (a bigint) as it is. */
+function asBigInt(value: unknown): bigint | undefined {
+  return typeof value === 'bigint' ? value : toType(value as bigint | undefined, TypeOutput.BigInt)
+}
+
+/** A header field as bytes, as `toType` makes them; what the miner gives (bytes) as they are. */
+function asBytes(value: unknown): Uint8Array | undefined {
+  return value instanceof Uint8Array ? value : toType(value as Uint8Array | undefined, TypeOutput.Uint8Array)
+}
+
 /** The EIP-4788 beacon roots contract. */
 const BEACON_ROOTS = new Address(hexToBytes(SYSTEM_CONTRACTS.find((c) => c.eip === 4788)!.address as `0x${string}`))
 
@@ -324,7 +343,13 @@ function historyAddress(param: bigint): Address {
 
 /** Root of the trie of `values` keyed by their RLP-encoded index, as the transaction and receipt tries are. */
 function indexedRoot(values: readonly Uint8Array[], vm: VM): Uint8Array {
+  const keccak = vm.common.customCrypto.keccak256 ?? keccak_256
+  // An automined block's one transaction: its key is RLP(0) = 0x80.
+  if (values.length === 1) return singleKeyRoot(FIRST_INDEX_PATH, values[0]!, keccak)
   let root: TrieNode | undefined
   for (let i = 0; i < values.length; i++) root = trieSet(root, keyOf(RLP.encode(i)), values[i]!)
-  return trieRoot(root, vm.common.customCrypto.keccak256 ?? keccak_256)
+  return trieRoot(root, keccak)
 }
+
+/** The trie path of index 0 in a transaction or receipt trie. */
+const FIRST_INDEX_PATH = keyOf(RLP.encode(0))

@@ -36,7 +36,7 @@ export function encodeAccount(record: AccountRecord): Uint8Array {
 }
 
 /** A non-negative integer as RLP holds it: big-endian bytes without leading zeros (none for zero). */
-function unpadded(value: bigint): Uint8Array {
+export function unpadded(value: bigint): Uint8Array {
   if (value === 0n) return EMPTY_BYTES
   // Nonces and small balances (under 2^48) without a hex string: byte by byte from a Number.
   if (value < 0x1000000000000n) {
@@ -47,11 +47,36 @@ function unpadded(value: bigint): Uint8Array {
     for (let i = length - 1; i >= 0; i--, n = Math.floor(n / 256)) out[i] = n % 256
     return out
   }
-  const hex = value.toString(16)
-  return Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex')
+  if (value >= WORD_LIMIT) {
+    const hex = value.toString(16)
+    return Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex')
+  }
+  // Larger ones (balances) through four 64-bit lanes: a hex string and Buffer.from cost twice as much.
+  lanes.setBigUint64(24, BigInt.asUintN(64, value))
+  lanes.setBigUint64(16, BigInt.asUintN(64, value >> 64n))
+  lanes.setBigUint64(8, BigInt.asUintN(64, value >> 128n))
+  lanes.setBigUint64(0, value >> 192n)
+  let first = 0
+  while (wordScratch[first] === 0) first++
+  return wordScratch.slice(first)
 }
 
+const WORD_LIMIT = 2n ** 256n
+const wordScratch = new Uint8Array(32)
+const lanes = new DataView(wordScratch.buffer)
+
 const EMPTY_BYTES = new Uint8Array(0)
+
+/**
+ * `bytes` without its leading zero bytes, as ethereumjs's `unpadBytes` gives them (itself when it
+ * has none, else a copy): a storage value as the state keeps it. Why: `unpadBytes` drops one zero
+ * at a time with a copy and a `toString` each, some thirty of both for a word holding a small number.
+ */
+export function unpad(bytes: Uint8Array): Uint8Array {
+  let first = 0
+  while (first < bytes.length && bytes[first] === 0) first++
+  return first === 0 ? bytes : bytes.slice(first)
+}
 
 /**
  * RLP of a flat list of byte strings (an account leaf, a block header's fields), written in one pass into one
@@ -71,6 +96,14 @@ export function encodeFlatList(items: readonly Uint8Array[]): Uint8Array {
     out.set(item, at)
     at += item.length
   }
+  return out
+}
+
+/** The RLP of one byte string (a storage slot's value in its trie): `RLP.encode` without its checks and copies. */
+export function encodeString(item: Uint8Array): Uint8Array {
+  if (item.length === 1 && item[0]! < 0x80) return item
+  const out = new Uint8Array(stringLength(item))
+  out.set(item, writeLengthPrefix(out, 0, item.length, 0x80))
   return out
 }
 

@@ -29,3 +29,17 @@ export function fromLatin1(bytes: Latin1): Uint8Array {
   for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i)
   return out
 }
+
+type Latin1Write = (this: Uint8Array, text: string, offset: number, length: number) => number
+// Node's native latin1 encoder, which Buffer#write(text, 'latin1') calls: it takes any Uint8Array.
+const latin1Write = (Buffer.prototype as unknown as { latin1Write?: Latin1Write }).latin1Write
+
+/**
+ * Writes `bytes` into `out` at `at`; answers the offset after them. From 16 bytes on natively: a
+ * trie branch writes sixteen 32-byte refs, and mining empty blocks measured some 5% less CPU so.
+ */
+export function writeLatin1(out: Uint8Array, at: number, bytes: Latin1): number {
+  if (bytes.length >= 16 && latin1Write !== undefined) return at + latin1Write.call(out, bytes, at, bytes.length)
+  for (let i = 0; i < bytes.length; i++) out[at++] = bytes.charCodeAt(i)
+  return at
+}

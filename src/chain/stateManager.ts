@@ -16,11 +16,10 @@ import {
   Account,
   KECCAK256_NULL,
   KECCAK256_RLP,
-  unpadBytes,
   type Address,
 } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { keyOf } from './encoding.js'
+import { keyOf, unpad } from './encoding.js'
 import { EMPTY, emptyChanges, type ComputedRoot, type StateChanges, type StateReader } from './state.js'
 import type { AccountRecord } from './types.js'
 
@@ -186,7 +185,7 @@ export class RingStateManager implements StateManagerInterface {
     const addressKey = keyOf(address.bytes)
     let slots = top.storage.get(addressKey)
     if (slots === undefined) top.storage.set(addressKey, (slots = new Map()))
-    slots.set(keyOf(key), unpadBytes(value))
+    slots.set(keyOf(key), unpad(value))
     this.#version++
   }
 

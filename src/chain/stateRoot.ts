@@ -5,9 +5,8 @@
  * Owns: those shapes and the root computation on the head's persistent tries. Leaves the head
  * state, its history and committing to `state.ts`, the tries themselves to `trie.ts`.
  */
-import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_RLP } from '@ethereumjs/util'
-import { encodeAccount, equal, sameAccount } from './encoding.js'
+import { encodeAccount, encodeString, equal, sameAccount } from './encoding.js'
 import { toLatin1, type Latin1 } from './latin1.js'
 import { trieDelete, trieRoot, trieSet, type NibblePath, type TrieNode, type Tries } from './trie.js'
 import type { AccountRecord } from './types.js'
@@ -85,14 +84,15 @@ export function computeRoot(on: RootBase, changes: StateChanges): ComputedRoot {
       let storageTrie = before
       for (const [slot, value] of writes) {
         if ((slots?.get(slot) ?? '') === toLatin1(value)) continue
-        storageTrie = value.length === 0 ? trieDelete(storageTrie, on.path(slot)) : trieSet(storageTrie, on.path(slot), RLP.encode(value))
+        storageTrie = value.length === 0 ? trieDelete(storageTrie, on.path(slot)) : trieSet(storageTrie, on.path(slot), encodeString(value))
       }
       if (storageTrie !== before) {
         setStorageTrie(address, storageTrie)
         storageRoot = trieRoot(storageTrie, on.keccak)
       }
     }
-    const record: AccountRecord = equal(current.storageRoot, storageRoot) ? current : { ...current, storageRoot }
+    // A literal, not a spread: V8 builds a spread copy on its slow path (see `leanEvm.ts`).
+    const record: AccountRecord = equal(current.storageRoot, storageRoot) ? current : { nonce: current.nonce, balance: current.balance, storageRoot, codeHash: current.codeHash, codeSize: current.codeSize }
     accounts.set(address, record)
     if (head !== undefined && sameAccount(head, record)) continue
     accountTrie = trieSet(accountTrie, on.path(address), encodeAccount(record))

@@ -11,9 +11,8 @@
  * Leaves to others: the state and its history (`state.ts`), slot names (`preimages.ts`).
  */
 import type { Common } from '@ethereumjs/common'
-import { bytesToUnprefixedHex } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
-import { equal } from './encoding.js'
+import { equal, keyOf } from './encoding.js'
 import { wrapOpcode } from './preimages.js'
 import type { WorldState } from './state.js'
 import type { BlockRecord } from './types.js'
@@ -52,7 +51,7 @@ export class StorageWriteRecorder {
   opcode(common: Common): ReturnType<typeof wrapOpcode> {
     return wrapOpcode(common, SSTORE, (original) => async (runState, c) => {
       const key = runState.stack.peek(1)[0]!
-      const address = bytesToUnprefixedHex(runState.interpreter.getAddress().bytes)
+      const address = keyOf(runState.interpreter.getAddress().bytes)
       const slot = key.toString(16).padStart(64, '0')
       // The first write of a transaction sees the value it started with.
       if (!this.#current.has(address + slot)) {
@@ -78,7 +77,7 @@ export class StorageWriteRecorder {
         if (!equal(before, after)) writes.push({ address, slot, before, after })
       }
       this.#current = new Map()
-      this.#block.push({ hash: bytesToUnprefixedHex(event.transaction.hash()), writes: writes.sort(byAddressAndSlot) })
+      this.#block.push({ hash: keyOf(event.transaction.hash()), writes: writes.sort(byAddressAndSlot) })
     })
   }
 
@@ -90,7 +89,7 @@ export class StorageWriteRecorder {
     if (record.transactions.length === 0) return
     const lists: (readonly StorageWrite[])[] = []
     for (const included of record.transactions) {
-      const writes = byHash.get(bytesToUnprefixedHex(included.hash))
+      const writes = byHash.get(keyOf(included.hash))
       if (writes === undefined) return // not mined here (an imported block): nothing recorded
       lists.push(writes)
     }

@@ -17,7 +17,7 @@
  * 32-byte Uint8Array costs about 240 bytes of heap, the string 48, and every storage slot keeps a
  * leaf (its key and value) and about 1.4 refs alive for as long as it exists.
  */
-import { fromLatin1, toLatin1, type Latin1 } from './latin1.js'
+import { fromLatin1, toLatin1, writeLatin1, type Latin1 } from './latin1.js'
 
 /**
  * Keys are strings of hex nibbles (`0-9a-f`), all of the same length in one trie (state keys are
@@ -180,6 +180,22 @@ export function trieRoot(root: TrieNode | undefined, keccak: Keccak): Uint8Array
   return ref.length === 32 ? fromLatin1(ref) : keccak(fromLatin1(ref))
 }
 
+/**
+ * The root of a trie that holds `value` under `path` alone: the hash of its one leaf (hashed even
+ * when under 32 bytes, as `trieRoot` does a root). The transaction and receipt tries of an
+ * automined block are such tries: their root without the latin1 copies a kept node makes.
+ */
+export function singleKeyRoot(path: NibblePath, value: Uint8Array, keccak: Keccak): Uint8Array {
+  const key = hexPrefix(path, 0, true)
+  const pathLength = stringItemLength(key)
+  const valueLength = stringItemLength(value)
+  const out = output(listHeaderLength(pathLength + valueLength) + pathLength + valueLength)
+  let at = writeListHeader(out, 0, pathLength + valueLength)
+  at = writeStringItem(out, at, key)
+  writeStringItem(out, at, value)
+  return keccak(out)
+}
+
 /** The value at `path`, if any. */
 export function trieGet(root: TrieNode | undefined, path: NibblePath): Uint8Array | undefined {
   const leaf = walk(root, path)
@@ -266,12 +282,7 @@ function writeRefItem(out: Uint8Array, at: number, ref: Bytes): number {
   if (ref.length === 32) {
     out[at++] = 0xa0
   }
-  return writeBytes(out, at, ref)
-}
-
-function writeBytes(out: Uint8Array, at: number, bytes: Bytes): number {
-  for (let i = 0; i < bytes.length; i++) out[at++] = bytes.charCodeAt(i)
-  return at
+  return writeLatin1(out, at, ref)
 }
 
 /**
@@ -400,7 +411,7 @@ function writeStringItem(out: Uint8Array, at: number, bytes: Uint8Array | Bytes)
     out[at++] = 0xb7 + n
     at = writeLength(out, at, bytes.length, n)
   }
-  if (typeof bytes === 'string') return writeBytes(out, at, bytes)
+  if (typeof bytes === 'string') return writeLatin1(out, at, bytes)
   out.set(bytes, at)
   return at + bytes.length
 }

@@ -81,12 +81,15 @@ describe('lean block builder', () => {
         createFeeMarket1559Tx({ chainId: 31337n, nonce, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n, gasLimit: fields.gasLimit ?? 21_000n, value: fields.value ?? 0n, ...fields }, { common }).sign(accounts[from]!.privateKey)
       const legacy = (from: number, nonce: bigint, to: Uint8Array) => createLegacyTx({ nonce, to, value: 5n, gasLimit: 21_000n, gasPrice: 10n ** 10n }, { common }).sign(accounts[from]!.privateKey)
       // Block 1 deploys the store (nonce 0) and the reverter (nonce 1); block 2 is empty; then
-      // transfers, a store call with a log, a legacy transaction and a reverting call per block.
+      // transfers, a store call with a log, a legacy transaction and a reverting call per block;
+      // block 6 is a store call alone.
       const storeAddress = generateAddress(accounts[2]!.address, new Uint8Array())
       const reverter = generateAddress(accounts[2]!.address, Uint8Array.of(1))
       const txsOf = (i: number): TypedTransaction[] => {
         if (i === 0) return [sign1559(2, 0n, { data: hexToBytes(STORE_INITCODE), gasLimit: 200_000n }), sign1559(2, 1n, { data: hexToBytes(REVERTER_INITCODE), gasLimit: 200_000n })]
         if (i === 1) return []
+        // One transaction, as automine builds: its transaction and receipt tries are one leaf each.
+        if (i === 5) return [sign1559(0, 6n, { to: storeAddress, data: storeCalldata(9n, 10n), gasLimit: 100_000n })]
         const n = BigInt(i - 2)
         return [
           sign1559(0, n * 2n, { to: accounts[1]!.address, value: 7n }),
@@ -97,7 +100,7 @@ describe('lean block builder', () => {
       }
       let parent = first
       const results: { ref: string; lean: string; statuses: string[]; leanBuilder: boolean }[] = []
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 6; i++) {
         const ref = await buildWith(false, common, world, parent, txsOf(i))
         const lean = await buildWith(true, common, world, parent, txsOf(i))
         results.push({ ref: bytesToHex(ref.block.hash()), lean: bytesToHex(lean.block.hash()), statuses: lean.statuses, leanBuilder: lean.leanBuilder })

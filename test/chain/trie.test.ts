@@ -5,7 +5,7 @@ import { createMPT, createMerkleProof } from '@ethereumjs/mpt'
 import { bytesToHex, bytesToUnprefixedHex } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { expect, test } from 'vitest'
-import { trieDelete, trieEntries, trieGet, trieProof, trieRoot, trieSet, type TrieNode } from '../../src/chain/trie.js'
+import { singleKeyRoot, trieDelete, trieEntries, trieGet, trieProof, trieRoot, trieSet, type TrieNode } from '../../src/chain/trie.js'
 
 /** A deterministic stream of bytes (xorshift), so a failure replays. */
 function random(seed: number): (n: number) => Uint8Array {
@@ -67,4 +67,18 @@ test('behavior: setting the value a key already holds returns the same trie', ()
   const path = bytesToUnprefixedHex(keccak_256(Uint8Array.of(7)))
   expect(trieSet(root, path, Uint8Array.of(0x87))).toBe(root)
   expect(trieSet(root, path, Uint8Array.of(0x88))).not.toBe(root)
+})
+
+test('behavior: the root of a one-key trie is the root @ethereumjs/mpt gives it, for short (embedded) and long values and odd and even paths', async () => {
+  const bytes = random(11)
+  for (let step = 0; step < 200; step++) {
+    // Keys of 1 to 33 bytes, paths of odd length too; values from 1 to 300 bytes (receipts run long; an empty one is a deletion to ethereumjs).
+    const key = bytes(1 + (step % 33))
+    const value = bytes(step % 7 === 0 ? 1 + (step % 5) : 1 + ((step * 37) % 300))
+    const reference = await createMPT()
+    await reference.put(key, value)
+    const path = bytesToUnprefixedHex(key)
+    expect(bytesToHex(singleKeyRoot(path, value, keccak_256))).toBe(bytesToHex(reference.root()))
+    expect(bytesToHex(singleKeyRoot(path.slice(1), value, keccak_256))).toBe(bytesToHex(trieRoot(trieSet(undefined, path.slice(1), value), keccak_256)))
+  }
 })
