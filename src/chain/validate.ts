@@ -20,6 +20,7 @@ import {
 } from '@ethereumjs/tx'
 import { Address, SECP256K1_ORDER_DIV_2, bytesToBigInt, ecrecover } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import { plainFeeMarketTx } from './feeMarketTx.js'
 import { IntrinsicGasError, InsufficientFundsError, NonceTooLowError, TxRejectedError } from './errors.js'
 import type { AccountRecord, PendingTx } from './types.js'
 
@@ -100,7 +101,7 @@ function fromFields(raw: Uint8Array, type: number | undefined, fields: Uint8Arra
     case TransactionType.AccessListEIP2930:
       return createAccessList2930TxFromBytesArray(fields as unknown as Parameters<typeof createAccessList2930TxFromBytesArray>[0], opts)
     case TransactionType.FeeMarketEIP1559:
-      return create1559FeeMarketTxFromBytesArray(fields as unknown as Parameters<typeof create1559FeeMarketTxFromBytesArray>[0], opts)
+      return plainFeeMarketTx(fields, common) ?? create1559FeeMarketTxFromBytesArray(fields as unknown as Parameters<typeof create1559FeeMarketTxFromBytesArray>[0], opts)
     case TransactionType.EOACodeEIP7702:
       return createEOACode7702TxFromBytesArray(fields as unknown as Parameters<typeof createEOACode7702TxFromBytesArray>[0], opts)
     default:
