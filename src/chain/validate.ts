@@ -15,11 +15,11 @@ import {
   createEOACode7702TxFromBytesArray,
   createLegacyTxFromBytesArray,
   createTxFromRLP,
-  getMinimumGasLimit,
   type TypedTransaction,
 } from '@ethereumjs/tx'
 import { Address, SECP256K1_ORDER_DIV_2, bytesToBigInt, ecrecover } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import { minimumGasLimit } from './execution/intrinsic.js'
 import { plainFeeMarketTx } from './feeMarketTx.js'
 import { IntrinsicGasError, InsufficientFundsError, NonceTooLowError, TxRejectedError } from './errors.js'
 import type { AccountRecord, PendingTx } from './types.js'
@@ -207,7 +207,7 @@ export function checkAdmission(tx: TypedTransaction, sender: Address, context: A
   if (tx.type === TransactionType.EOACodeEIP7702 && 'authorizationList' in tx && tx.authorizationList.length === 0) {
     throw new TxRejectedError('EIP-7702 transaction with empty auth list')
   }
-  const minimum = getMinimumGasLimit(tx, sender)
+  const minimum = minimumGasLimit(tx, sender)
   if (tx.gasLimit < minimum) throw new IntrinsicGasError(tx.gasLimit, minimum)
   const nonce = context.account?.nonce ?? 0n
   // A transaction already mined fails here, as in geth (whose pool forgets it once mined).
