@@ -81,7 +81,7 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common, blockGasLi
   }
   let publicKey: Uint8Array
   try {
-    publicKey = isNetworkBlob || !typed ? tx.getSenderPublicKey() : recoverTypedSender(first, body, tx)
+    publicKey = isNetworkBlob || !typed ? tx.getSenderPublicKey() : recoverTypedSender(raw, first, body, tx)
   } catch (e) {
     throw new TxRejectedError('invalid sender', { cause: e })
   }
@@ -117,15 +117,39 @@ function fromFields(raw: Uint8Array, type: number | undefined, fields: Uint8Arra
  * same message. The low-s rule was checked before (`checkChainIdAndSignature`), as ethereumjs's
  * `validateHighS` does; a typed signature carries no chain id in `v`.
  */
-function recoverTypedSender(type: number, body: Uint8Array[], tx: TypedTransaction): Uint8Array {
+function recoverTypedSender(raw: Uint8Array, type: number, body: Uint8Array[], tx: TypedTransaction): Uint8Array {
   const crypto = tx.common.customCrypto
   const n = body.length
-  const message = RLP.encode(body.slice(0, n - 3))
-  const typed = new Uint8Array(message.length + 1)
-  typed[0] = type
-  typed.set(message, 1)
-  const hash = (crypto.keccak256 ?? keccak_256)(typed)
+  const hash = (crypto.keccak256 ?? keccak_256)(signingMessage(raw, type, body))
   return (crypto.ecrecover ?? ecrecover)(hash, bytesToBigInt(body[n - 3]!), body[n - 2]!, body[n - 1]!, undefined)
+}
+
+/**
+ * The message a typed transaction signs (its type byte, then the RLP list of every field but the
+ * signature), cut from its raw bytes: the fields' encodings lie there in order, the signature's
+ * three last, and the decoder took canonical RLP only, which leaves no bytes after them.
+ */
+function signingMessage(raw: Uint8Array, type: number, body: Uint8Array[]): Uint8Array {
+  const n = body.length
+  const signature = itemLength(body[n - 3]!) + itemLength(body[n - 2]!) + itemLength(body[n - 1]!)
+  const listPrefix = raw[1]! <= 0xf7 ? 1 : 1 + raw[1]! - 0xf7
+  const fields = raw.subarray(1 + listPrefix, raw.length - signature)
+  const length = fields.length
+  const lengthBytes = length < 56 ? 0 : length < 0x100 ? 1 : length < 0x10000 ? 2 : 3
+  const message = new Uint8Array(2 + lengthBytes + length)
+  message[0] = type
+  if (lengthBytes === 0) message[1] = 0xc0 + length
+  else {
+    message[1] = 0xf7 + lengthBytes
+    for (let i = lengthBytes, v = length; i >= 1; i--, v >>>= 8) message[1 + i] = v & 0xff
+  }
+  message.set(fields, 2 + lengthBytes)
+  return message
+}
+
+/** The length of a byte string's RLP encoding (at most 55 bytes long: a signature's v, r or s). */
+function itemLength(item: Uint8Array): number {
+  return item.length === 1 && item[0]! < 0x80 ? 1 : 1 + item.length
 }
 
 /**
