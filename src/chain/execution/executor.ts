@@ -15,7 +15,8 @@ import { createBlock, type Block, type BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { EVM, EVMResult, EVMRunCallOpts } from '@ethereumjs/evm'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { Account, Address, bytesToUnprefixedHex } from '@ethereumjs/util'
+import { Account, Address } from '@ethereumjs/util'
+import { keyOf } from '../encoding.js'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { StateReader } from '../state.js'
 import { RingStateManager } from '../stateManager.js'
@@ -129,13 +130,13 @@ export class CallExecutor {
     this.#sm.reset(view.state)
     if (this.#common.isActivatedEIP(2929)) {
       this.#warmPrecompiles(evm, (params.accessList?.length ?? 0) > 0)
-      evm.journal.addAlwaysWarmAddress(bytesToUnprefixedHex(from.bytes))
-      if (to !== undefined) evm.journal.addAlwaysWarmAddress(bytesToUnprefixedHex(to.bytes))
-      if (this.#common.isActivatedEIP(3651)) evm.journal.addAlwaysWarmAddress(bytesToUnprefixedHex(view.header.coinbase.bytes))
+      evm.journal.addAlwaysWarmAddress(keyOf(from.bytes))
+      if (to !== undefined) evm.journal.addAlwaysWarmAddress(keyOf(to.bytes))
+      if (this.#common.isActivatedEIP(3651)) evm.journal.addAlwaysWarmAddress(keyOf(view.header.coinbase.bytes))
       for (const entry of params.accessList ?? []) {
-        const address = bytesToUnprefixedHex(entry.address)
+        const address = keyOf(entry.address)
         evm.journal.addAlwaysWarmAddress(address, true)
-        for (const key of entry.storageKeys) evm.journal.addAlwaysWarmSlot(address, bytesToUnprefixedHex(key), true)
+        for (const key of entry.storageKeys) evm.journal.addAlwaysWarmSlot(address, keyOf(key), true)
       }
     }
     // The sender pays for the gas up front (geth's buyGas, refused when the balance falls short),
