@@ -110,11 +110,10 @@ function fromFields(raw: Uint8Array, type: number | undefined, fields: Uint8Arra
 }
 
 /**
- * `getSenderPublicKey` of a typed transaction (EIP-2930, EIP-1559, EIP-7702), from the fields as
- * they were decoded: its message is the type byte and the RLP list of every field but the
- * signature, which are these very bytes (ethereumjs refused non-canonical ones when it built the
- * transaction). Why: ethereumjs turns each field back into bytes from its bigint to encode the
- * same message. The low-s rule was checked before (`checkChainIdAndSignature`), as ethereumjs's
+ * `getSenderPublicKey` of a typed transaction (EIP-2930, EIP-1559, EIP-7702), from its raw bytes:
+ * its message is the type byte and the RLP list of every field but the signature, whose encodings
+ * are in those bytes as they came (`signingMessage`). Why: ethereumjs turns each field back into
+ * bytes from its bigint to encode the same message. The low-s rule was checked before (`checkChainIdAndSignature`), as ethereumjs's
  * `validateHighS` does; a typed signature carries no chain id in `v`.
  */
 function recoverTypedSender(raw: Uint8Array, type: number, body: Uint8Array[], tx: TypedTransaction): Uint8Array {
