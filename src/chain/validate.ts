@@ -15,11 +15,12 @@ import {
   createEOACode7702TxFromBytesArray,
   createLegacyTxFromBytesArray,
   createTxFromRLP,
-  getMinimumGasLimit,
   type TypedTransaction,
 } from '@ethereumjs/tx'
 import { Address, SECP256K1_ORDER_DIV_2, bytesToBigInt, ecrecover } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import { minimumGasLimit } from './execution/intrinsic.js'
+import { plainFeeMarketTx } from './feeMarketTx.js'
 import { IntrinsicGasError, InsufficientFundsError, NonceTooLowError, TxRejectedError } from './errors.js'
 import type { AccountRecord, PendingTx } from './types.js'
 
@@ -80,7 +81,7 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common, blockGasLi
   }
   let publicKey: Uint8Array
   try {
-    publicKey = isNetworkBlob || !typed ? tx.getSenderPublicKey() : recoverTypedSender(first, body, tx)
+    publicKey = isNetworkBlob || !typed ? tx.getSenderPublicKey() : recoverTypedSender(raw, first, body, tx)
   } catch (e) {
     throw new TxRejectedError('invalid sender', { cause: e })
   }
@@ -100,7 +101,7 @@ function fromFields(raw: Uint8Array, type: number | undefined, fields: Uint8Arra
     case TransactionType.AccessListEIP2930:
       return createAccessList2930TxFromBytesArray(fields as unknown as Parameters<typeof createAccessList2930TxFromBytesArray>[0], opts)
     case TransactionType.FeeMarketEIP1559:
-      return create1559FeeMarketTxFromBytesArray(fields as unknown as Parameters<typeof create1559FeeMarketTxFromBytesArray>[0], opts)
+      return plainFeeMarketTx(fields, common) ?? create1559FeeMarketTxFromBytesArray(fields as unknown as Parameters<typeof create1559FeeMarketTxFromBytesArray>[0], opts)
     case TransactionType.EOACodeEIP7702:
       return createEOACode7702TxFromBytesArray(fields as unknown as Parameters<typeof createEOACode7702TxFromBytesArray>[0], opts)
     default:
@@ -109,22 +110,45 @@ function fromFields(raw: Uint8Array, type: number | undefined, fields: Uint8Arra
 }
 
 /**
- * `getSenderPublicKey` of a typed transaction (EIP-2930, EIP-1559, EIP-7702), from the fields as
- * they were decoded: its message is the type byte and the RLP list of every field but the
- * signature, which are these very bytes (ethereumjs refused non-canonical ones when it built the
- * transaction). Why: ethereumjs turns each field back into bytes from its bigint to encode the
- * same message. The low-s rule was checked before (`checkChainIdAndSignature`), as ethereumjs's
+ * `getSenderPublicKey` of a typed transaction (EIP-2930, EIP-1559, EIP-7702), from its raw bytes:
+ * its message is the type byte and the RLP list of every field but the signature, whose encodings
+ * are in those bytes as they came (`signingMessage`). Why: ethereumjs turns each field back into
+ * bytes from its bigint to encode the same message. The low-s rule was checked before (`checkChainIdAndSignature`), as ethereumjs's
  * `validateHighS` does; a typed signature carries no chain id in `v`.
  */
-function recoverTypedSender(type: number, body: Uint8Array[], tx: TypedTransaction): Uint8Array {
+function recoverTypedSender(raw: Uint8Array, type: number, body: Uint8Array[], tx: TypedTransaction): Uint8Array {
   const crypto = tx.common.customCrypto
   const n = body.length
-  const message = RLP.encode(body.slice(0, n - 3))
-  const typed = new Uint8Array(message.length + 1)
-  typed[0] = type
-  typed.set(message, 1)
-  const hash = (crypto.keccak256 ?? keccak_256)(typed)
+  const hash = (crypto.keccak256 ?? keccak_256)(signingMessage(raw, type, body))
   return (crypto.ecrecover ?? ecrecover)(hash, bytesToBigInt(body[n - 3]!), body[n - 2]!, body[n - 1]!, undefined)
+}
+
+/**
+ * The message a typed transaction signs (its type byte, then the RLP list of every field but the
+ * signature), cut from its raw bytes: the fields' encodings lie there in order, the signature's
+ * three last, and the decoder took canonical RLP only, which leaves no bytes after them.
+ */
+function signingMessage(raw: Uint8Array, type: number, body: Uint8Array[]): Uint8Array {
+  const n = body.length
+  const signature = itemLength(body[n - 3]!) + itemLength(body[n - 2]!) + itemLength(body[n - 1]!)
+  const listPrefix = raw[1]! <= 0xf7 ? 1 : 1 + raw[1]! - 0xf7
+  const fields = raw.subarray(1 + listPrefix, raw.length - signature)
+  const length = fields.length
+  const lengthBytes = length < 56 ? 0 : length < 0x100 ? 1 : length < 0x10000 ? 2 : 3
+  const message = new Uint8Array(2 + lengthBytes + length)
+  message[0] = type
+  if (lengthBytes === 0) message[1] = 0xc0 + length
+  else {
+    message[1] = 0xf7 + lengthBytes
+    for (let i = lengthBytes, v = length; i >= 1; i--, v >>>= 8) message[1 + i] = v & 0xff
+  }
+  message.set(fields, 2 + lengthBytes)
+  return message
+}
+
+/** The length of a byte string's RLP encoding (at most 55 bytes long: a signature's v, r or s). */
+function itemLength(item: Uint8Array): number {
+  return item.length === 1 && item[0]! < 0x80 ? 1 : 1 + item.length
 }
 
 /**
@@ -206,7 +230,7 @@ export function checkAdmission(tx: TypedTransaction, sender: Address, context: A
   if (tx.type === TransactionType.EOACodeEIP7702 && 'authorizationList' in tx && tx.authorizationList.length === 0) {
     throw new TxRejectedError('EIP-7702 transaction with empty auth list')
   }
-  const minimum = getMinimumGasLimit(tx, sender)
+  const minimum = minimumGasLimit(tx, sender)
   if (tx.gasLimit < minimum) throw new IntrinsicGasError(tx.gasLimit, minimum)
   const nonce = context.account?.nonce ?? 0n
   // A transaction already mined fails here, as in geth (whose pool forgets it once mined).

@@ -95,3 +95,22 @@ test('behavior: a self-sponsored EIP-7702 call (cast send --auth) estimates enou
   expect(((await request('eth_getTransactionReceipt', [hash])) as { status: string }).status).toBe('0x1')
   expect(await request('eth_getStorageAt', [a.address, '0x3', 'latest'])).toBe(bytesToHex(word(9n)))
 })
+
+/** STATICCALL(0xffff gas, the identity precompile, no data), then STOP. */
+const CALLS_IDENTITY_RUNTIME = '0x5f5f5f5f600461fffffa00'
+
+test('behavior: the precompiles are warm in every call, with or without an access list before it, as in a mined transaction', async () => {
+  const { a, request, deploy } = await setup()
+  const caller = await deploy(initcode(CALLS_IDENTITY_RUNTIME))
+  const plain = { from: a.address, to: caller }
+  const identity = '0x0000000000000000000000000000000000000004'
+  const listed = { ...plain, accessList: [{ address: identity, storageKeys: [bytesToHex(word(1n))] }] }
+  const estimate = async (call: Record<string, unknown>) => BigInt((await request('eth_estimateGas', [call])) as string)
+  const first = await estimate(plain)
+  // EIP-2930: 2400 for the address and 1900 for the key; the precompile was warm without it.
+  expect(await estimate(listed)).toBe(first + 2400n + 1900n)
+  expect(await estimate(plain)).toBe(first)
+  const hash = await request('eth_sendTransaction', [{ ...plain, gas: `0x${first.toString(16)}` }])
+  const receipt = (await request('eth_getTransactionReceipt', [hash])) as { status: string; gasUsed: string }
+  expect({ status: receipt.status, gasUsed: BigInt(receipt.gasUsed) }).toEqual({ status: '0x1', gasUsed: first })
+})

@@ -1,7 +1,7 @@
-import { createTx, getCalldataFloorGas, type TypedTxData } from '@ethereumjs/tx'
+import { createTx, getCalldataFloorGas, getMinimumGasLimit, type TypedTxData } from '@ethereumjs/tx'
 import { bytesToHex, eoaCode7702SignAuthorization, hexToBytes } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
-import { calldataFloorGas, intrinsicGas } from '../../src/chain/execution/intrinsic.js'
+import { calldataFloorGas, intrinsicGas, minimumGasLimit } from '../../src/chain/execution/intrinsic.js'
 import { createDevCommon } from '../../src/chain/genesis.js'
 
 const KEY = hexToBytes('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
@@ -27,6 +27,30 @@ test('behavior: intrinsic gas and calldata floor equal what ethereumjs computes 
     for (const { call, tx } of cases) {
       const built = createTx(tx, { common })
       expect({ hardfork, intrinsic: intrinsicGas(call, common), floor: calldataFloorGas(call, common) }).toEqual({ hardfork, intrinsic: built.getIntrinsicGas(), floor: getCalldataFloorGas(built) })
+    }
+  }
+})
+
+test('behavior: the least gas limit admission takes equals ethereumjs getMinimumGasLimit (each type, creation, calldata floor)', () => {
+  for (const hardfork of ['istanbul', 'berlin', 'london', 'prague', 'osaka']) {
+    const common = createDevCommon({ chainId: 31337n, hardfork })
+    const to = new Uint8Array(20).fill(7)
+    const floorHeavy = new Uint8Array(3000).fill(0xff)
+    const sparse = new Uint8Array([0, 0, 1, 2, 0, 255, ...new Uint8Array(40)])
+    const accessList = [{ address: bytesToHex(to), storageKeys: [bytesToHex(new Uint8Array(32)), bytesToHex(new Uint8Array(32).fill(1))] }]
+    const auth = eoaCode7702SignAuthorization({ chainId: '0x0', address: bytesToHex(to), nonce: '0x1' }, KEY)
+    const txs: TypedTxData[] = [
+      { to, data: sparse, gasLimit: 1_000_000n },
+      { data: sparse, gasLimit: 1_000_000n },
+      { to, data: floorHeavy, gasLimit: 1_000_000n },
+    ]
+    if (common.isActivatedEIP(2930)) txs.push({ type: 1, to, data: sparse, accessList, gasLimit: 1_000_000n } as TypedTxData)
+    if (common.isActivatedEIP(1559)) txs.push({ type: 2, data: floorHeavy, accessList, gasLimit: 1_000_000n, maxFeePerGas: 1n } as TypedTxData)
+    if (common.isActivatedEIP(7702)) txs.push({ type: 4, to, data: sparse, authorizationList: [auth], gasLimit: 1_000_000n, maxFeePerGas: 1n } as TypedTxData)
+    for (const data of txs) {
+      const tx = createTx(data, { common }).sign(KEY)
+      const sender = tx.getSenderAddress()
+      expect({ hardfork, type: tx.type, minimum: minimumGasLimit(tx, sender) }).toEqual({ hardfork, type: tx.type, minimum: getMinimumGasLimit(tx, sender) })
     }
   }
 })

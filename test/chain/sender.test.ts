@@ -82,3 +82,17 @@ test('error: a typed transaction whose signature recovers no key is refused as a
   const raw = new Uint8Array([2, ...RLP.encode(fields)])
   expect(() => decodeRawTransaction(raw, common, 30_000_000n)).toThrow('invalid sender')
 })
+
+test('behavior: the signed message is cut from the raw bytes right at every length of its RLP list (short, one, two and three length bytes)', () => {
+  for (const size of [0, 20, 60, 300, 70_000]) {
+    const data = bytesToHex(new Uint8Array(size).fill(0x5b))
+    const signed = [
+      createFeeMarket1559Tx({ chainId: 31337n, nonce: 1n, to: `0x${'22'.repeat(20)}`, data, gasLimit: 10_000_000n, maxFeePerGas: 10n ** 10n }, { common }).sign(KEY),
+      createAccessList2930Tx({ chainId: 31337n, nonce: 1n, to: `0x${'22'.repeat(20)}`, data, gasLimit: 10_000_000n, gasPrice: 10n ** 10n, accessList: [{ address: `0x${'33'.repeat(20)}`, storageKeys: [] }] }, { common }).sign(KEY),
+    ]
+    for (const tx of signed) {
+      const decoded = decodeRawTransaction(tx.serialize(), common, 30_000_000n)
+      expect({ size, type: tx.type, sender: bytesToHex(decoded.getSenderAddress().bytes) }).toEqual({ size, type: tx.type, sender: bytesToHex(privateToAddress(KEY)) })
+    }
+  }
+})

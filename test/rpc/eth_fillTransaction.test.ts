@@ -1,4 +1,4 @@
-import { createTxFromRLP } from '@ethereumjs/tx'
+import { createTx, createTxFromRLP, type TypedTxData } from '@ethereumjs/tx'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { createWalletClient, custom, type EIP1193Provider } from 'viem'
@@ -92,4 +92,30 @@ test('behavior: viem prepares a transaction with eth_fillTransaction alone, and 
   const hash = await sendTransaction(client, { account, to: store, data, chain: null })
   expect(((await request('eth_getTransactionReceipt', [hash])) as { status: string }).status).toBe('0x1')
   expect(await request('eth_getStorageAt', [store, '0x5', 'latest'])).toBe(bytesToHex(storeCalldata(0n, 6n).subarray(32)))
+})
+
+test('behavior: raw is the unsigned encoding ethereumjs gives the same fields (legacy and EIP-1559, call and creation, access list)', async () => {
+  const { rc, a, b, request, store } = await setup()
+  const accessList = [{ address: store, storageKeys: [bytesToHex(storeCalldata(0n, 1n).subarray(32)), bytesToHex(new Uint8Array(32))] }]
+  const requests = [
+    { from: a.address, to: store, data: bytesToHex(storeCalldata(1n, 2n)) },
+    { from: a.address, to: b.address, value: '0xde0b6b3a7640000', nonce: '0x7f', gas: '0x5208' },
+    { from: a.address, to: b.address, value: '0x1', gasPrice: '0x77359400' },
+    { from: a.address, data: STORE_INITCODE, maxFeePerGas: '0x3b9aca01', maxPriorityFeePerGas: '0x3b9aca00' },
+    { from: a.address, data: STORE_INITCODE, gasPrice: '0x1', gas: '0x30d40' },
+    { from: a.address, to: store, data: bytesToHex(storeCalldata(1n, 2n)), accessList },
+  ]
+  for (const req of requests) {
+    const { raw, tx } = (await request('eth_fillTransaction', [req])) as Filled
+    const json = { ...tx, gasLimit: tx.gas, data: tx.input } as Record<string, unknown>
+    for (const key of ['gas', 'input', 'v', 'r', 's', 'yParity', 'hash']) delete json[key]
+    if (json.to === null) delete json.to
+    expect(raw).toBe(bytesToHex(createTx(json as TypedTxData, { common: rc.chain.common }).serialize()))
+  }
+})
+
+test('error: fields no transaction can carry keep ethereumjs\'s words (gas above the EIP-7825 cap, a nonce of 2^64-1)', async () => {
+  const { a, b, request } = await setup()
+  await expect(request('eth_fillTransaction', [{ from: a.address, to: b.address, gas: '0x1000001' }])).rejects.toThrow('Transaction gas limit 16777217 exceeds the maximum allowed by EIP-7825 (16777216)')
+  await expect(request('eth_fillTransaction', [{ from: a.address, to: b.address, gas: '0x5208', nonce: '0xffffffffffffffff' }])).rejects.toThrow('nonce cannot equal or exceed MAX_UINT64')
 })

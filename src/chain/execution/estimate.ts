@@ -10,7 +10,7 @@
  * cap answers `gas required exceeds allowance (cap)`.
  * Owns: the search. Leaves each run to `executor.ts`.
  */
-import { bytesToUnprefixedHex } from '@ethereumjs/util'
+import { keyOf } from '../encoding.js'
 import { GasAllowanceError } from '../errors.js'
 import { callError, callGas, prepareCall } from './call.js'
 import type { CallExecutor, CallView } from './executor.js'
@@ -31,7 +31,7 @@ const OUT_OF_GAS = 'out of gas'
 /** The least gas with which `params` succeeds on `view`. */
 export async function estimateGas(executor: CallExecutor, params: CallParams, view: CallView): Promise<bigint> {
   const call = prepareCall(params, executor.common)
-  const balance = view.state.account(bytesToUnprefixedHex(params.from ?? ZERO_ADDRESS))?.balance ?? 0n
+  const balance = view.state.account(keyOf(params.from ?? ZERO_ADDRESS))?.balance ?? 0n
   const asked = params.gas !== undefined && params.gas >= TX_GAS ? params.gas : undefined
   const cap = capByAllowance(callPricing(params, view.header.baseFeePerGas), callGas(asked, view), params.value ?? 0n, balance)
   const least = call.intrinsic > call.floor ? call.intrinsic : call.floor

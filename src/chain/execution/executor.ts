@@ -15,8 +15,9 @@ import { createBlock, type Block, type BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { EVM, EVMResult, EVMRunCallOpts } from '@ethereumjs/evm'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { Account, Address, bytesToUnprefixedHex } from '@ethereumjs/util'
+import { Account, Address } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { keyOf } from '../encoding.js'
 import type { StateReader } from '../state.js'
 import { RingStateManager } from '../stateManager.js'
 import { applyAuthorizations } from './authorizations.js'
@@ -74,6 +75,10 @@ export class CallExecutor {
   #observer: GasObserver | undefined
   #queue: Promise<unknown> = Promise.resolve()
   readonly #reporter: ExecutionReporter | undefined
+  /** The precompiles' entries of a journal's warm set, copied into each run's (see `#warmPrecompiles`). */
+  #precompilesWarm: Map<string, Set<string>> | undefined
+  /** The blocks of calls that pay nothing, per header (see `#callBlock`). */
+  readonly #freeBlocks = new WeakMap<BlockHeader, CallBlock>()
   /** Call blocks per header, keyed by the base fee they carry. */
   readonly #blocks = new WeakMap<BlockHeader, Map<bigint, Block>>()
 
@@ -121,17 +126,17 @@ export class CallExecutor {
     const pricing = callPricing(params, baseFee)
     checkFeeCaps(pricing, from, baseFee)
     // A call that pays nothing sees a base fee of 0, as in geth (its NoBaseFee rule for calls).
-    const block = callBlock(view.header, pricing.gasPrice === 0n ? 0n : undefined)
+    const block = this.#callBlock(view.header, pricing.gasPrice === 0n)
     this.#sm.reset(view.state)
     if (this.#common.isActivatedEIP(2929)) {
-      for (const address of evm.precompiles.keys()) evm.journal.addAlwaysWarmAddress(address)
-      evm.journal.addAlwaysWarmAddress(bytesToUnprefixedHex(from.bytes))
-      if (to !== undefined) evm.journal.addAlwaysWarmAddress(bytesToUnprefixedHex(to.bytes))
-      if (this.#common.isActivatedEIP(3651)) evm.journal.addAlwaysWarmAddress(bytesToUnprefixedHex(view.header.coinbase.bytes))
+      this.#warmPrecompiles(evm, (params.accessList?.length ?? 0) > 0)
+      evm.journal.addAlwaysWarmAddress(keyOf(from.bytes))
+      if (to !== undefined) evm.journal.addAlwaysWarmAddress(keyOf(to.bytes))
+      if (this.#common.isActivatedEIP(3651)) evm.journal.addAlwaysWarmAddress(keyOf(view.header.coinbase.bytes))
       for (const entry of params.accessList ?? []) {
-        const address = bytesToUnprefixedHex(entry.address)
+        const address = keyOf(entry.address)
         evm.journal.addAlwaysWarmAddress(address, true)
-        for (const key of entry.storageKeys) evm.journal.addAlwaysWarmSlot(address, bytesToUnprefixedHex(key), true)
+        for (const key of entry.storageKeys) evm.journal.addAlwaysWarmSlot(address, keyOf(key), true)
       }
     }
     // The sender pays for the gas up front (geth's buyGas, refused when the balance falls short),
@@ -161,6 +166,32 @@ export class CallExecutor {
     const execResult = result.execResult
     const used = call.intrinsic + execResult.executionGasUsed
     return { execResult, gasUsed: used > call.floor ? used : call.floor, refund: refund + (execResult.gasRefund ?? 0n) }
+  }
+
+  /**
+   * Warms the precompiles (EIP-2929) in the journal just cleaned: a copy of the warm set built on
+   * the first run. With an access list the sets are the journal's own, as it may add slots to them.
+   */
+  #warmPrecompiles(evm: EVM, accessList: boolean): void {
+    const journal = evm.journal as unknown as { alwaysWarmJournal: Map<string, Set<string>> }
+    if (accessList || journal.alwaysWarmJournal.size > 0) {
+      for (const address of evm.precompiles.keys()) evm.journal.addAlwaysWarmAddress(address)
+      return
+    }
+    this.#precompilesWarm ??= new Map([...evm.precompiles.keys()].map((address) => [address, new Set<string>()]))
+    journal.alwaysWarmJournal = new Map(this.#precompilesWarm)
+  }
+
+  /**
+   * The block a call on `header` runs in: the header itself, or, for a call that pays nothing
+   * (which sees a base fee of 0, as in geth), a view of it with that base fee, kept per header
+   * (no block or header built: that cost more than a view call).
+   */
+  #callBlock(header: BlockHeader, paysNothing: boolean): CallBlock {
+    if (!paysNothing || header.baseFeePerGas === undefined || header.baseFeePerGas === 0n) return { header }
+    let block = this.#freeBlocks.get(header)
+    if (block === undefined) this.#freeBlocks.set(header, (block = { header: Object.create(header, { baseFeePerGas: { value: 0n } }) as BlockHeader }))
+    return block
   }
 
   /** Runs a built transaction (unsigned, its sender pinned) on `view`, nonce and balance unchecked. */
@@ -220,16 +251,6 @@ async function leanVM(vm: Promise<VM>): Promise<VM> {
 
 /** What the EVM reads of the block a call runs in. */
 type CallBlock = NonNullable<EVMRunCallOpts['block']>
-
-/**
- * The block a call on `header` runs in, with `baseFee` in place of the header's when given: the
- * header itself, or a view of it that reads every other field through to it (no block or header
- * built: that cost more than a view call).
- */
-function callBlock(header: BlockHeader, baseFee: bigint | undefined): CallBlock {
-  if (baseFee === undefined || header.baseFeePerGas === undefined || baseFee === header.baseFeePerGas) return { header }
-  return { header: Object.create(header, { baseFeePerGas: { value: baseFee } }) as BlockHeader }
-}
 
 const EMPTY = new Uint8Array(0)
 const EMPTY_STATE: StateReader = { account: () => undefined, storage: () => EMPTY, code: () => undefined }
