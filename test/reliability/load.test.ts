@@ -119,7 +119,11 @@ interface Client {
 }
 
 function httpClient(url: string): Client {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  // An idle socket is dropped after 2 s, before the server's 5 s keep-alive timeout closes it: a
+  // request written as the server closes would be reset (ECONNRESET), a race of HTTP keep-alive
+  // itself. Node's agent reads the server's `Keep-Alive: timeout=5` hint only when given a
+  // `timeout` (undici keeps 4 s against 5 for the same reason).
+  const agent = new Agent({ keepAlive: true, maxSockets: 1, timeout: 2_000 })
   let id = 0
   return {
     async send(method, params) {
