@@ -24,7 +24,9 @@ export function plainFeeMarketTx(fields: readonly unknown[], common: Common): Fe
   // ethereumjs's bounds: nonce and gas 64 bits, the fee cap small enough that gas times it fits in
   // 256 bits, the rest 256 bits; no leading zero byte; the y-parity 0 or 1.
   if (!(canonical(nonce, 8) && canonical(gas, 8) && canonical(tip, 32) && canonical(feeCap, 24) && canonical(value, 32))) return undefined
-  if (!(canonical(r, 32) && canonical(s, 32) && canonical(v, 1)) || (v.length === 1 && v[0] !== 1)) return undefined
+  if (!(canonical(r, 32) && canonical(s, 32) && canonical(v, 1)) || (v.length === 1 && v[0] !== 1) || r.length === 0 || s.length === 0) return undefined
+  // EIP-2681: a nonce below 2^64 - 1.
+  if (nonce.length === 8 && nonce.every((byte) => byte === 0xff)) return undefined
   if (to.length !== 20 && to.length !== 0) return undefined
   const maxFeePerGas = toBigInt(feeCap)
   const maxPriorityFeePerGas = toBigInt(tip)
@@ -33,7 +35,11 @@ export function plainFeeMarketTx(fields: readonly unknown[], common: Common): Fe
   const chain = common.copy()
   // As the constructor does (merged once already on the chain's Common: see `genesis.ts`).
   chain.updateParams(paramsTx)
+  if (!chain.isActivatedEIP(1559)) return undefined
   if (to.length === 0 && chain.isActivatedEIP(3860) && BigInt(data.length) > chain.param('maxInitCodeSize')) return undefined
+  const gasLimit = toBigInt(gas)
+  // EIP-7825's cap on a transaction's gas, lifted by EIP-8037 (as the constructor has it).
+  if (chain.isActivatedEIP(7825) && !chain.isActivatedEIP(8037) && gasLimit > chain.param('maxTransactionGasLimit')) return undefined
   // The instance the constructor would make (its fields are read-only to TypeScript).
   const tx = Object.create(FeeMarket1559Tx.prototype) as Record<string, unknown>
   tx.type = TransactionType.FeeMarketEIP1559
@@ -43,7 +49,7 @@ export function plainFeeMarketTx(fields: readonly unknown[], common: Common): Fe
   tx.txOptions = { common, freeze: false }
   tx.to = to.length === 0 ? undefined : new Address(to)
   tx.nonce = toBigInt(nonce)
-  tx.gasLimit = toBigInt(gas)
+  tx.gasLimit = gasLimit
   tx.value = toBigInt(value)
   tx.data = data
   tx.v = toBigInt(v)

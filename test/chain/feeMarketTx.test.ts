@@ -52,9 +52,14 @@ test('behavior: what is not plain is left to ethereumjs, which refuses it with i
     'a y-parity of 2': withField(9, Uint8Array.of(2)),
     'a tip above the fee cap': withField(2, new Uint8Array(8).fill(0xff)),
     'unsigned (nine fields)': base.slice(0, 9),
+    'a gas limit over EIP-7825\'s cap': withField(4, Uint8Array.of(0x01, 0x00, 0x00, 0x01)),
+    'a nonce of 2^64 - 1 (EIP-2681)': withField(1, new Uint8Array(8).fill(0xff)),
+    'an empty r': withField(10, new Uint8Array(0)),
     'a creation with initcode over EIP-3860\'s limit': base.map((f, i) => (i === 5 ? new Uint8Array(0) : i === 7 ? new Uint8Array(49_153).fill(1) : f)),
   }
   for (const [name, fields] of Object.entries(cases)) expect({ name, plain: plainFeeMarketTx(fields, common) }).toEqual({ name, plain: undefined })
+  const berlin = createCustomCommon({ chainId: 31337 }, Mainnet, { hardfork: 'berlin' })
+  expect(plainFeeMarketTx(base, berlin)).toBeUndefined()
 })
 
 test('behavior: a raw transaction decodes to the plain build, its sender recovered and pinned', () => {
