@@ -38,7 +38,7 @@ test('behavior: a mined transaction whose nonce was given back is not pooled twi
   await expect(rc.request({ method: 'eth_sendRawTransaction', params: [raw] })).rejects.toMatchObject({ code: -32000, message: 'already known' })
 })
 
-test('error: on Osaka a transaction whose gas limit is over the EIP-7825 cap is refused with geth's words, not pooled', async () => {
+test("error: on Osaka a transaction whose gas limit is over the EIP-7825 cap is refused with geth's words, not pooled", async () => {
   const rc = await createRingchain({ deterministic: true })
   open.push(rc)
   // Signed under Prague, whose transactions have no cap, and sent to an Osaka chain.
