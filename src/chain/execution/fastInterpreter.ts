@@ -8,7 +8,8 @@
  *   static or synchronous gas run in the loop itself (twice as fast a step);
  * - words turned through hex strings, async gas handlers of memory opcodes (`fastOpcodes.ts`);
  * - `Common.isActivatedEIP`, an array scan asked several times a step (`eipLookup.ts`);
- * - `Journal.addAlwaysWarmAddress`'s regular expression, some 20 times a call (`warmJournal.ts`).
+ * - `Journal.addAlwaysWarmAddress`'s regular expression, some 20 times a call (`warmJournal.ts`);
+ * - the 8 KB memory each frame allocated (`frame.ts`), and the throw STOP and RETURN end a run with.
  * Owns: a subclass of ethereumjs's `Interpreter` the lean `runInterpreter` builds frames of.
  * Leaves everything else to ethereumjs: all of it is own properties of each EVM, its Common and
  * journal. A test pins the ethereumjs sources copied and compares runs step by step.
@@ -19,7 +20,8 @@ import { EthereumJSErrorWithoutCode } from '@ethereumjs/util'
 import { installFastEIPLookup } from './eipLookup.js'
 import { fastTable, type OpcodeEntry, type OpcodeRunState, type OpcodeTable } from './fastOpcodes.js'
 import { analyseJumps, JumpAnalyses, type JumpAnalysis } from './jumpAnalysis.js'
-import { installLeanEvm, leanRunInterpreter, type InterpreterClass } from './leanEvm.js'
+import { newFrame, type MemoryClass, type StackClass } from './frame.js'
+import { installLeanEvm, interpreterParts, leanRunInterpreter, type FrameBuilder, type InterpreterClass } from './leanEvm.js'
 import { installWarmJournal, type WarmJournal } from './warmJournal.js'
 
 /** The parts of an `Interpreter` the subclass touches. */
@@ -137,6 +139,13 @@ function fastSubclass(Interpreter: InterpreterClass): InterpreterClass {
             }
             this.useGas(gas, info)
             runState.programCounter++
+            const halt = entry.halt
+            if (halt !== undefined) {
+              // ethereumjs's handler ends the run with a STOP trap, caught below: the same without the throw.
+              halt(runState as unknown as OpcodeRunState, common)
+              runState.env.accessWitness?.revert()
+              break
+            }
             const opFn = entry.opHandler
             const done = opFn(runState as unknown as OpcodeRunState, common)
             if (info.isAsync) await done
@@ -186,7 +195,11 @@ export async function installFastInterpreter(evm: EVM): Promise<void> {
   const Interpreter = await installLeanEvm(evm)
   const internals = evm as unknown as { common: Common; journal: WarmJournal; runInterpreter: unknown }
   installed.add(evm)
-  internals.runInterpreter = leanRunInterpreter(fastSubclass(Interpreter))
+  const Fast = fastSubclass(Interpreter)
+  const { Memory, Stack } = interpreterParts(Interpreter)
+  const classes = { Interpreter: Fast, Memory: Memory as MemoryClass, Stack: Stack as StackClass }
+  const build = newFrame.bind(undefined, classes) as unknown as FrameBuilder
+  internals.runInterpreter = leanRunInterpreter(Fast, build)
   installFastEIPLookup(internals.common)
   installWarmJournal(internals.journal)
 }
