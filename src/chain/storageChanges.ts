@@ -47,19 +47,28 @@ export class StorageWriteRecorder {
     this.#load = load
   }
 
-  /** The SSTORE opcode of `common`'s fork, noting the slot and its value before the transaction. */
+  /**
+   * The SSTORE opcode of `common`'s fork, noting the slot and its value before the transaction.
+   * Not an async function: the EVM awaits what a custom opcode returns, and only a forked chain's
+   * first write of a slot it does not hold waits for a load (a promise less per write otherwise).
+   */
   opcode(common: Common): ReturnType<typeof wrapOpcode> {
-    return wrapOpcode(common, SSTORE, (original) => async (runState, c) => {
+    return wrapOpcode(common, SSTORE, (original) => (runState, c) => {
       const key = runState.stack.peek(1)[0]!
       const address = keyOf(runState.interpreter.getAddress().bytes)
       const slot = key.toString(16).padStart(64, '0')
       // The first write of a transaction sees the value it started with.
       if (!this.#current.has(address + slot)) {
         const loading = this.#load?.(address, slot)
-        if (loading !== undefined) await loading
+        if (loading !== undefined) {
+          return loading.then(() => {
+            this.#current.set(address + slot, this.#read(address, slot))
+            return original(runState, c)
+          })
+        }
         this.#current.set(address + slot, this.#read(address, slot))
       }
-      await original(runState, c)
+      return original(runState, c)
     })
   }
 

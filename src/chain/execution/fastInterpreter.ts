@@ -4,11 +4,12 @@
  * spent over a third of its time where this module and its helpers take over:
  * - the jump analysis (`Interpreter._getValidJumpDestinations`), redone by every frame that runs
  *   the same code: here faster, and kept per opcode table and code (`jumpAnalysis.ts`);
- * - `Interpreter.run` awaiting `runStep`, an async function, for every step: here the steps of
- *   static or synchronous gas run in the loop itself (twice as fast a step);
+ * - `Interpreter.run` awaiting `runStep`, an async function, for every step: here the steps run
+ *   in the loop itself (twice as fast a step), their gas and handler awaited only when async;
  * - words turned through hex strings, async gas handlers of memory opcodes (`fastOpcodes.ts`);
  * - `Common.isActivatedEIP`, an array scan asked several times a step (`eipLookup.ts`);
- * - `Journal.addAlwaysWarmAddress`'s regular expression, some 20 times a call (`warmJournal.ts`).
+ * - `Journal.addAlwaysWarmAddress`'s regular expression, some 20 times a call (`warmJournal.ts`);
+ * - the 8 KB memory each frame allocated (`frame.ts`), and the throw STOP and RETURN end a run with.
  * Owns: a subclass of ethereumjs's `Interpreter` the lean `runInterpreter` builds frames of.
  * Leaves everything else to ethereumjs: all of it is own properties of each EVM, its Common and
  * journal. A test pins the ethereumjs sources copied and compares runs step by step.
@@ -19,7 +20,8 @@ import { EthereumJSErrorWithoutCode } from '@ethereumjs/util'
 import { installFastEIPLookup } from './eipLookup.js'
 import { fastTable, type OpcodeEntry, type OpcodeRunState, type OpcodeTable } from './fastOpcodes.js'
 import { analyseJumps, JumpAnalyses, type JumpAnalysis } from './jumpAnalysis.js'
-import { installLeanEvm, leanRunInterpreter, type InterpreterClass } from './leanEvm.js'
+import { newFrame, type MemoryClass, type StackClass } from './frame.js'
+import { installLeanEvm, interpreterParts, leanRunInterpreter, type FrameBuilder, type InterpreterClass } from './leanEvm.js'
 import { installWarmJournal, type WarmJournal } from './warmJournal.js'
 
 /** The parts of an `Interpreter` the subclass touches. */
@@ -64,6 +66,10 @@ function analysesOf(table: OpcodeTable): JumpAnalyses {
   if (kept === undefined) analyses.set(table, (kept = new JumpAnalyses()))
   return kept
 }
+/** ethereumjs's gas handlers of the opcodes `fastOpcodes.ts` has no synchronous copy of. */
+type AsyncGasHandler = (runState: LoopState, gas: bigint, common: Common) => Promise<bigint> | bigint
+/** EIP-7928: block access lists. */
+const BLOCK_ACCESS_LISTS = 7928
 /** EIP-8024's immediates, which only ethereumjs's own analysis knows to skip. */
 const EIP_IMMEDIATES = 8024
 
@@ -101,6 +107,8 @@ function fastSubclass(Interpreter: InterpreterClass): InterpreterClass {
       let cachedOpcodes: OpcodeEntry[] | undefined
       let doJumpAnalysis = true
       const evm = this._evm
+      // EIP-7928's post-call charge is consumed inside ethereumjs's `runStep`: with it on, steps of async gas stay there.
+      const inlineAsyncGas = !common.isActivatedEIP(BLOCK_ACCESS_LISTS)
       // Iterate through the given ops until something breaks or we hit STOP
       while (runState.programCounter < runState.code.length) {
         const programCounter = runState.programCounter
@@ -126,17 +134,26 @@ function fastSubclass(Interpreter: InterpreterClass): InterpreterClass {
           const entry = opCodeObj ?? table[opCode]!
           const info = entry.opcodeInfo
           const syncGas = entry.syncGas
-          if ((info.dynamicGas && syncGas === undefined) || runState.eip7928PostTargetCallOog !== undefined || evm.events.listenerCount('step') > 0 || evm.DEBUG) {
+          if ((info.dynamicGas && syncGas === undefined && !inlineAsyncGas) || runState.eip7928PostTargetCallOog !== undefined || evm.events.listenerCount('step') > 0 || evm.DEBUG) {
             await this.runStep(entry)
           } else {
-            // ethereumjs's `runStep` for an opcode of static or synchronous gas, its handler awaited only when it is async.
+            // ethereumjs's `runStep`, its gas and handler awaited only when they are async (SSTORE, calls: a promise less a step).
             let gas = info.feeBigInt
-            if (info.dynamicGas) gas = syncGas!(runState as unknown as OpcodeRunState, gas, common)
+            if (info.dynamicGas) {
+              gas = syncGas !== undefined ? syncGas(runState as unknown as OpcodeRunState, gas, common) : await (entry.gasHandler as AsyncGasHandler)(runState, gas, common)
+            }
             if (info.isInvalid) {
               throw new EVMError(EVMError.errorMessages.INVALID_OPCODE)
             }
             this.useGas(gas, info)
             runState.programCounter++
+            const halt = entry.halt
+            if (halt !== undefined) {
+              // ethereumjs's handler ends the run with a STOP trap, caught below: the same without the throw.
+              halt(runState as unknown as OpcodeRunState, common)
+              runState.env.accessWitness?.revert()
+              break
+            }
             const opFn = entry.opHandler
             const done = opFn(runState as unknown as OpcodeRunState, common)
             if (info.isAsync) await done
@@ -186,7 +203,11 @@ export async function installFastInterpreter(evm: EVM): Promise<void> {
   const Interpreter = await installLeanEvm(evm)
   const internals = evm as unknown as { common: Common; journal: WarmJournal; runInterpreter: unknown }
   installed.add(evm)
-  internals.runInterpreter = leanRunInterpreter(fastSubclass(Interpreter))
+  const Fast = fastSubclass(Interpreter)
+  const { Memory, Stack } = interpreterParts(Interpreter)
+  const classes = { Interpreter: Fast, Memory: Memory as MemoryClass, Stack: Stack as StackClass }
+  const build = newFrame.bind(undefined, classes) as unknown as FrameBuilder
+  internals.runInterpreter = leanRunInterpreter(Fast, build)
   installFastEIPLookup(internals.common)
   installWarmJournal(internals.journal)
 }

@@ -21,6 +21,7 @@ export interface OpcodeRunState {
   readonly stack: { pop(): bigint; popN(n: number): bigint[]; peek(n?: number): bigint[]; push(value: bigint): void }
   readonly memory: { _store: Uint8Array; extend(offset: number, size: number): void; read(offset: number, size: number, avoidCopy?: boolean): Uint8Array }
   readonly interpreter: {
+    readonly _result: { returnValue?: Uint8Array }
     getCallData(): Uint8Array
     getCallDataSize(): bigint
     storageLoad(key: Uint8Array): Promise<Uint8Array>
@@ -40,6 +41,11 @@ export interface OpcodeEntry {
   readonly opHandler: OpHandler
   readonly gasHandler?: unknown
   readonly syncGas?: SyncGasHandler
+  /**
+   * STOP and RETURN without the STOP trap ethereumjs's handlers throw to end the run: the fast
+   * loop runs this and ends the run itself. `opHandler` stays ethereumjs's, for its own loop.
+   */
+  readonly halt?: OpHandler
 }
 export type OpcodeTable = readonly OpcodeEntry[]
 
@@ -101,6 +107,24 @@ const FAST_HANDLERS: ReadonlyMap<number, OpHandler> = new Map<number, OpHandler>
       const key = runState.stack.pop()
       const value = await runState.interpreter.storageLoad(wordBytes(key))
       runState.stack.push(value.length === 0 ? 0n : value.length === 32 ? readWord(value) : bytesToBigInt(value))
+    },
+  ],
+])
+
+/** The halting handlers, by opcode: ethereumjs's but for the trap (`Interpreter.finish` is the return value and the trap). */
+const HALTS: ReadonlyMap<number, OpHandler> = new Map<number, OpHandler>([
+  // STOP
+  [0x00, () => {}],
+  // RETURN
+  [
+    0xf3,
+    (runState) => {
+      const [offset, length] = runState.stack.popN(2) as [bigint, bigint]
+      let returnData: Uint8Array = new Uint8Array(0)
+      if (length !== 0n) {
+        returnData = runState.memory.read(Number(offset), Number(length))
+      }
+      runState.interpreter._result.returnValue = returnData
     },
   ],
 ])
@@ -216,8 +240,10 @@ export function fastTable(table: OpcodeTable, common: Common): OpcodeTable {
     const syncGas = SYNC_GAS.get(op)
     const ownHandler = handler !== undefined && entry.opHandler === handlers.get(op)
     const ownGas = syncGas !== undefined && entry.opcodeInfo.dynamicGas && entry.gasHandler === gas.get(op)
-    if (!ownHandler && !ownGas) return entry
-    return { ...entry, ...(ownHandler ? { opHandler: handler } : {}), ...(ownGas ? { syncGas } : {}) }
+    const halt = HALTS.get(op)
+    const ownHalt = halt !== undefined && entry.opHandler === handlers.get(op)
+    if (!ownHandler && !ownGas && !ownHalt) return entry
+    return { ...entry, ...(ownHandler ? { opHandler: handler } : {}), ...(ownGas ? { syncGas } : {}), ...(ownHalt ? { halt } : {}) }
   })
   fastTables.set(table, fast)
   return fast

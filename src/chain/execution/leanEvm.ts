@@ -97,6 +97,8 @@ const STOP = Uint8Array.of(0)
 const OWN_CALL_EIPS = [2780, 6800, 7708, 7864, 7928] as const
 /** Each EVM that runs the lean method already, and ethereumjs's `Interpreter` class it found. */
 const installed = new WeakMap<object, InterpreterClass>()
+/** The `Memory` and `Stack` classes each `Interpreter` class's frames hold. */
+const parts = new WeakMap<InterpreterClass, { readonly Memory: unknown; readonly Stack: unknown }>()
 
 /**
  * The `Interpreter` class of `evm`'s ethereumjs. Its package exports no such name, but every run's
@@ -104,7 +106,17 @@ const installed = new WeakMap<object, InterpreterClass>()
  */
 export async function interpreterClass(evm: EVM): Promise<InterpreterClass> {
   const result = await evm.runCode({ code: STOP, gasLimit: 0n })
-  return (result.runState as unknown as { interpreter: { constructor: InterpreterClass } }).interpreter.constructor
+  const runState = result.runState as unknown as { interpreter: { constructor: InterpreterClass }; memory: { constructor: unknown }; stack: { constructor: unknown } }
+  const Interpreter = runState.interpreter.constructor
+  if (!parts.has(Interpreter)) parts.set(Interpreter, { Memory: runState.memory.constructor, Stack: runState.stack.constructor })
+  return Interpreter
+}
+
+/** The `Memory` and `Stack` classes of the frames of `Interpreter` (found by `interpreterClass`, like it). */
+export function interpreterParts(Interpreter: InterpreterClass): { readonly Memory: unknown; readonly Stack: unknown } {
+  const found = parts.get(Interpreter)
+  if (found === undefined) throw new Error('interpreterParts: the class was not found by interpreterClass')
+  return found
 }
 
 /**
@@ -191,8 +203,11 @@ async function leanExecuteCall(this: EVMInternals, message: CalledMessage): Prom
   }
 }
 
-/** `EVM.runInterpreter` over ethereumjs's `Interpreter` class. */
-export function leanRunInterpreter(Interpreter: InterpreterClass) {
+/** Builds a frame: `new Interpreter(...)`, or what stands for it (see `frame.ts`). */
+export type FrameBuilder = (...args: ConstructorParameters<InterpreterClass>) => InterpreterInstance
+
+/** `EVM.runInterpreter` over ethereumjs's `Interpreter` class, or frames `build` makes. */
+export function leanRunInterpreter(Interpreter: InterpreterClass, build: FrameBuilder = (...args) => new Interpreter(...args)) {
   return async function runInterpreter(this: EVMInternals, message: InterpretedMessage, opts: InterpreterOpts = {}): Promise<ExecResult> {
     let contract = await this.stateManager.getAccount(message.to ?? createZeroAddress())
     if (!contract) {
@@ -220,7 +235,7 @@ export function leanRunInterpreter(Interpreter: InterpreterClass) {
       createdAddresses: message.createdAddresses,
       initialLogs: opts.initialLogs,
     }
-    const interpreter = new Interpreter(this, this.stateManager, this.blockchain, env, message.gasLimit, this.journal, this.performanceLogger, this._optsCached.profiler)
+    const interpreter = build(this, this.stateManager, this.blockchain, env, message.gasLimit, this.journal, this.performanceLogger, this._optsCached.profiler)
     if (message.selfdestruct) {
       interpreter._result.selfdestruct = message.selfdestruct
     }
