@@ -51,7 +51,6 @@ export interface RootBase {
 /** The roots `changes` give on top of the head state `on`; its tries are persistent, so its root stays valid. */
 export function computeRoot(on: RootBase, changes: StateChanges): ComputedRoot {
   const accounts = new Map<string, AccountRecord | null>()
-  const touched = new Set<string>([...changes.accounts.keys(), ...changes.storage.keys(), ...changes.cleared])
   const base = on.tries
   let accountTrie = base.accounts
   let storageTries: Map<string, TrieNode> | undefined
@@ -63,17 +62,17 @@ export function computeRoot(on: RootBase, changes: StateChanges): ComputedRoot {
   // Writes that change nothing are skipped, not replayed into the tries: every block's system
   // calls write zeros over zeros (EIP-7002/7251 queues) and touch accounts they leave as they
   // were, and a trie update, even a no-op one, re-hashes its whole path.
-  for (const address of touched) {
+  const visit = (address: string) => {
     const changed = changes.accounts.get(address)
     const head = on.accounts.get(address)
     if (changed === null) {
       accounts.set(address, null)
       if (head !== undefined) accountTrie = trieDelete(accountTrie, on.path(address))
       if (base.storage.has(address)) setStorageTrie(address, undefined)
-      continue
+      return
     }
     const current = changed ?? head
-    if (current === undefined) continue // storage written to an account that does not exist: nothing to store
+    if (current === undefined) return // storage written to an account that does not exist: nothing to store
     const cleared = changes.cleared.has(address)
     let storageRoot = cleared ? KECCAK256_RLP : (head?.storageRoot ?? KECCAK256_RLP)
     if (cleared && base.storage.has(address)) setStorageTrie(address, undefined)
@@ -94,9 +93,13 @@ export function computeRoot(on: RootBase, changes: StateChanges): ComputedRoot {
     // A literal, not a spread: V8 builds a spread copy on its slow path (see `leanEvm.ts`).
     const record: AccountRecord = equal(current.storageRoot, storageRoot) ? current : { nonce: current.nonce, balance: current.balance, storageRoot, codeHash: current.codeHash, codeSize: current.codeSize }
     accounts.set(address, record)
-    if (head !== undefined && sameAccount(head, record)) continue
+    if (head !== undefined && sameAccount(head, record)) return
     accountTrie = trieSet(accountTrie, on.path(address), encodeAccount(record))
   }
+  // Every touched address once, in the order a Set of them all would give, without building it.
+  for (const address of changes.accounts.keys()) visit(address)
+  for (const address of changes.storage.keys()) if (!changes.accounts.has(address)) visit(address)
+  for (const address of changes.cleared) if (!changes.accounts.has(address) && !changes.storage.has(address)) visit(address)
   const tries: Tries = { accounts: accountTrie, storage: storageTries ?? base.storage }
   return { root: accountTrie === base.accounts ? on.root : trieRoot(accountTrie, on.keccak), accounts, tries, base }
 }
