@@ -31,7 +31,14 @@ type Bytes = Latin1
 /** An account trie and the storage tries of its accounts (absent: no storage). */
 export interface Tries {
   readonly accounts: TrieNode | undefined
-  readonly storage: ReadonlyMap<string, TrieNode>
+  readonly storage: StorageTries
+}
+
+/** The storage tries by address, as roots and proofs read them: a `Map`, or layers of changes over one (`stateRoot.ts`). */
+export interface StorageTries {
+  get(address: string): TrieNode | undefined
+  has(address: string): boolean
+  values(): Iterable<TrieNode>
 }
 
 /** A node: immutable once made. `ref` is its hash, or its encoding when under 32 bytes, once computed. */
