@@ -28,7 +28,7 @@ import { LoadedKeys, StateNotLoadedError } from './fork/loadedKeys.js'
 import { fromLatin1, toLatin1, type Latin1 } from './latin1.js'
 import { buildProof, type AccountProof, type ProofSource } from './proofs.js'
 import { computeRoot, emptyChanges, type ComputedRoot, type StateChanges } from './stateRoot.js'
-import { cloneSnapshot, dropAfter, dropOldest, firstAfter, type BlockKeys, type Change, type WorldStateSnapshot } from './stateHistory.js'
+import { cloneSnapshot, dropAfter, dropOldest, dropOldestOf, firstAfter, type BlockKeys, type Change, type WorldStateSnapshot } from './stateHistory.js'
 import { trieDelete, trieNodeCount, trieRoot, trieSet, type NibblePath, type TrieNode, type Tries } from './trie.js'
 import type { AccountRecord } from './types.js'
 
@@ -347,7 +347,7 @@ export class WorldState {
       const address = key.slice(0, 40)
       const slots = this.#storageHistory.get(address)
       if (slots === undefined) continue
-      dropOldest(slots, [key.slice(40)], block)
+      dropOldestOf(slots, key.slice(40), block)
       if (slots.size === 0) this.#storageHistory.delete(address)
     }
   }

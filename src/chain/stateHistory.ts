@@ -53,14 +53,19 @@ export function firstAfter<T>(changes: readonly Change<T>[], number: bigint): Ch
 
 /** Drops the changes of `keys` made at or before `block` (which left the window). */
 export function dropOldest<T>(history: Map<string, Change<T>[]>, keys: readonly string[], block: bigint): void {
-  for (const key of keys) {
-    const changes = history.get(key)
-    if (changes === undefined) continue
-    let n = 0
-    while (n < changes.length && changes[n]!.block <= block) n++
-    if (n === changes.length) history.delete(key)
-    else if (n > 0) changes.splice(0, n)
-  }
+  for (const key of keys) dropOldestOf(history, key, block)
+}
+
+/**
+ * Drops the changes of `key` made at or before `block`. One at a time with `shift`, which V8 does
+ * by moving the array's start: a key changed in every block has a change per block of the window,
+ * and `splice` would copy them all down (and allocate the removed ones) block after block.
+ */
+export function dropOldestOf<T>(history: Map<string, Change<T>[]>, key: string, block: bigint): void {
+  const changes = history.get(key)
+  if (changes === undefined) return
+  while (changes.length > 0 && changes[0]!.block <= block) changes.shift()
+  if (changes.length === 0) history.delete(key)
 }
 
 /** The history a world state keeps, as `dropAfter` needs it. */

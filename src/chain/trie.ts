@@ -31,7 +31,14 @@ type Bytes = Latin1
 /** An account trie and the storage tries of its accounts (absent: no storage). */
 export interface Tries {
   readonly accounts: TrieNode | undefined
-  readonly storage: ReadonlyMap<string, TrieNode>
+  readonly storage: StorageTries
+}
+
+/** The storage tries by address, as roots and proofs read them: a `Map`, or layers of changes over one (`stateRoot.ts`). */
+export interface StorageTries {
+  get(address: string): TrieNode | undefined
+  has(address: string): boolean
+  values(): Iterable<TrieNode>
 }
 
 /** A node: immutable once made. `ref` is its hash, or its encoding when under 32 bytes, once computed. */
@@ -325,25 +332,20 @@ function encode(node: TrieNode, keccak: Keccak): Uint8Array {
       return out
     }
     case 2: {
-      const refs: (Bytes | undefined)[] = new Array(16)
-      // 16 children, then the (always empty) value.
+      // 16 children, then the (always empty) value. `refOf` leaves each child's ref on the child,
+      // where the second pass reads it: no array of refs per branch.
+      const children = node.children
       let payload = 1
       for (let i = 0; i < 16; i++) {
-        const child = node.children[i]
-        if (child === undefined) {
-          payload += 1
-          continue
-        }
-        const ref = refOf(child, keccak)
-        refs[i] = ref
-        payload += refItemLength(ref)
+        const child = children[i]
+        payload += child === undefined ? 1 : refItemLength(refOf(child, keccak))
       }
       const out = output(listHeaderLength(payload) + payload)
       let at = writeListHeader(out, 0, payload)
       for (let i = 0; i < 16; i++) {
-        const ref = refs[i]
-        if (ref === undefined) out[at++] = 0x80
-        else at = writeRefItem(out, at, ref)
+        const child = children[i]
+        if (child === undefined) out[at++] = 0x80
+        else at = writeRefItem(out, at, child.ref!)
       }
       out[at] = 0x80
       return out

@@ -37,10 +37,10 @@ async function rootFromScratch(world: WorldState): Promise<string> {
 }
 
 /** Random changes over a small key space, so that keys come back: overwrites, deletions, wipes. */
-function randomChanges(next: (n: number) => number): StateChanges {
+function randomChanges(next: (n: number) => number, addresses = 24): StateChanges {
   const changes = emptyChanges()
   for (let i = 0, n = 1 + next(6); i < n; i++) {
-    const address = hex(next(24), 20)
+    const address = hex(next(addresses), 20)
     const roll = next(10)
     if (roll === 0) {
       changes.accounts.set(address, null)
@@ -59,9 +59,10 @@ function randomChanges(next: (n: number) => number): StateChanges {
   return changes
 }
 
+const common = () => createCustomCommon({ chainId: 31337 }, Mainnet, { hardfork: 'prague', customCrypto: { keccak256: keccak_256 } })
+
 test('behavior: the incremental state root is the root of the whole state, through writes, deletions, snapshots and rollbacks', async () => {
-  const common = createCustomCommon({ chainId: 31337 }, Mainnet, { hardfork: 'prague', customCrypto: { keccak256: keccak_256 } })
-  const world = new WorldState(common)
+  const world = new WorldState(common())
   const next = random(0x5eed)
   let block = 0n
   let snapshot: { at: bigint; state: ReturnType<WorldState['snapshot']>; root: string } | undefined
@@ -86,4 +87,33 @@ test('behavior: the incremental state root is the root of the whole state, throu
     }
   }
   expect(compared).toBe(48)
+})
+
+// The storage tries of a block are its changes layered over those of earlier blocks, folded into
+// one map once many addresses changed (here: hundreds) or the layer is old (over 128 blocks).
+test('behavior: the root stays the whole state\'s across the storage tries\' layers and folds, snapshots and rollbacks', async () => {
+  const world = new WorldState(common())
+  const next = random(0xf01d)
+  let block = 0n
+  let snapshot: { at: bigint; state: ReturnType<WorldState['snapshot']>; root: string } | undefined
+  let compared = 0
+  for (let step = 0; step < 400; step++) {
+    const changes = randomChanges(next, 300)
+    await world.commit(changes, await world.computeRoot(changes), ++block)
+    if (step === 100) snapshot = { at: block, state: world.snapshot(), root: bytesToHex(world.root) }
+    if (step === 250 && snapshot !== undefined) {
+      world.restore(snapshot.state)
+      block = snapshot.at
+      expect(bytesToHex(world.root)).toBe(snapshot.root)
+    }
+    if (step % 60 === 45) {
+      block -= 2n
+      world.rollback(block)
+    }
+    if (step % 20 === 19) {
+      expect(bytesToHex(world.root), `step ${step}`).toBe(await rootFromScratch(world))
+      compared++
+    }
+  }
+  expect(compared).toBe(20)
 })
