@@ -11,6 +11,10 @@
 // To compare two builds, run each in turn in one session, alternating, and compare the ratios. On a
 // loaded machine the CPU time per call (process.cpuUsage, garbage collection included) is the
 // steadier figure.
+//
+// A dist copied out of the repo needs a node_modules beside it (a symlink to the repo's will do):
+// without one it cannot load the native secp256k1 binding, recovers senders in JavaScript instead
+// (src/chain/crypto.ts), and its sends measure 2–4× slower than the same build in place.
 
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
 import { hexToBytes } from '@ethereumjs/util'
