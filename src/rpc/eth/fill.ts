@@ -11,9 +11,10 @@
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { TransactionType, createTx, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
-import { MAX_INTEGER, bigIntToUnpaddedBytes } from '@ethereumjs/util'
+import { MAX_INTEGER } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { Chain } from '../../chain/chain.js'
+import { unpadded } from '../../chain/encoding.js'
 import type { AccessListEntry, AuthorizationEntry, CallParams } from '../../chain/execution/params.js'
 import { TX_GAS_CAP } from '../../chain/validate.js'
 import type { ChainFor } from '../context.js'
@@ -127,12 +128,12 @@ function encodable(filled: FilledTransaction, common: Common): boolean {
  */
 export function encodeUnsigned(filled: FilledTransaction): Uint8Array {
   const to = filled.to ?? EMPTY
-  const value = bigIntToUnpaddedBytes(filled.value)
-  const gas = bigIntToUnpaddedBytes(filled.gas)
-  const nonce = bigIntToUnpaddedBytes(filled.nonce)
-  if ('gasPrice' in filled.fees) return RLP.encode([nonce, bigIntToUnpaddedBytes(filled.fees.gasPrice), gas, to, value, filled.data, EMPTY, EMPTY, EMPTY])
+  const value = unpadded(filled.value)
+  const gas = unpadded(filled.gas)
+  const nonce = unpadded(filled.nonce)
+  if ('gasPrice' in filled.fees) return RLP.encode([nonce, unpadded(filled.fees.gasPrice), gas, to, value, filled.data, EMPTY, EMPTY, EMPTY])
   const accessList = filled.accessList.map((entry) => [entry.address, entry.storageKeys as Uint8Array[]])
-  const fields = [bigIntToUnpaddedBytes(filled.chainId), nonce, bigIntToUnpaddedBytes(filled.fees.maxPriorityFeePerGas), bigIntToUnpaddedBytes(filled.fees.maxFeePerGas), gas, to, value, filled.data, accessList, EMPTY, EMPTY, EMPTY]
+  const fields = [unpadded(filled.chainId), nonce, unpadded(filled.fees.maxPriorityFeePerGas), unpadded(filled.fees.maxFeePerGas), gas, to, value, filled.data, accessList, EMPTY, EMPTY, EMPTY]
   const body = RLP.encode(fields)
   const raw = new Uint8Array(body.length + 1)
   raw[0] = TransactionType.FeeMarketEIP1559
