@@ -54,3 +54,24 @@ test('behavior: the least gas limit admission takes equals ethereumjs getMinimum
     }
   }
 })
+
+test('behavior: the prices follow a Common whose hardfork or parameters change after a first use', () => {
+  const common = createDevCommon({ chainId: 31337n, hardfork: 'istanbul' })
+  const data = new Uint8Array(100).fill(1)
+  const deployment = { data }
+  const costs = () => ({ intrinsic: intrinsicGas(deployment, common), floor: calldataFloorGas(deployment, common) })
+  const ethereumjs = () => {
+    const tx = createTx({ data, gasLimit: 1_000_000n }, { common })
+    return { intrinsic: tx.getIntrinsicGas(), floor: getCalldataFloorGas(tx) }
+  }
+  const before = costs()
+  expect(before).toEqual(ethereumjs())
+  // Shanghai charges init code words (EIP-3860), Prague a calldata floor (EIP-7623).
+  common.setHardfork('prague')
+  expect(costs()).toEqual(ethereumjs())
+  expect(costs().intrinsic).toBeGreaterThan(before.intrinsic)
+  expect(costs().floor).toBeGreaterThan(0n)
+  common.updateParams({ 1: { txGas: 30_000 } })
+  expect(costs()).toEqual(ethereumjs())
+  expect(intrinsicGas({ to: new Uint8Array(20) }, common)).toBe(30_000n)
+})
