@@ -1,7 +1,7 @@
 import { createTx, getCalldataFloorGas, getMinimumGasLimit, type TypedTxData } from '@ethereumjs/tx'
 import { bytesToHex, eoaCode7702SignAuthorization, hexToBytes } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
-import { calldataFloorGas, intrinsicGas, minimumGasLimit } from '../../src/chain/execution/intrinsic.js'
+import { callFixedCosts, calldataFloorGas, intrinsicGas, minimumGasLimit } from '../../src/chain/execution/intrinsic.js'
 import { createDevCommon } from '../../src/chain/genesis.js'
 
 const KEY = hexToBytes('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
@@ -27,6 +27,7 @@ test('behavior: intrinsic gas and calldata floor equal what ethereumjs computes 
     for (const { call, tx } of cases) {
       const built = createTx(tx, { common })
       expect({ hardfork, intrinsic: intrinsicGas(call, common), floor: calldataFloorGas(call, common) }).toEqual({ hardfork, intrinsic: built.getIntrinsicGas(), floor: getCalldataFloorGas(built) })
+      expect({ hardfork, ...callFixedCosts(call, common) }).toEqual({ hardfork, intrinsic: built.getIntrinsicGas(), floor: getCalldataFloorGas(built) })
     }
   }
 })

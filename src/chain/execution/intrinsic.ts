@@ -21,9 +21,19 @@ export function needsTransaction(common: Common): boolean {
 
 /** The intrinsic gas of `call` as a transaction (base, calldata, creation, access list, authorizations). */
 export function intrinsicGas(call: CallParams, common: Common): bigint {
+  return fixedCostsOfCall(call, common, zeroBytes(call.data))
+}
+
+/** `intrinsicGas` and `calldataFloorGas` of `call`, its calldata read once for both. */
+export function callFixedCosts(call: CallParams, common: Common): { readonly intrinsic: bigint; readonly floor: bigint } {
+  const zeros = zeroBytes(call.data)
+  return { intrinsic: fixedCostsOfCall(call, common, zeros), floor: floorOf(call.data, zeros, common) }
+}
+
+function fixedCostsOfCall(call: CallParams, common: Common, zeros: number): bigint {
   let keys = 0
   for (const entry of call.accessList ?? []) keys += entry.storageKeys.length
-  return fixedCosts(common, call.data, call.to === undefined, call.accessList?.length ?? 0, keys, call.authorizationList?.length)
+  return fixedCosts(common, call.data, zeros, call.to === undefined, call.accessList?.length ?? 0, keys, call.authorizationList?.length)
 }
 
 /**
@@ -41,20 +51,17 @@ export function minimumGasLimit(tx: TypedTransaction, sender: Address): bigint {
     for (const entry of tx.accessList) keys += entry[1].length
   }
   const authorizations = 'authorizationList' in tx ? tx.authorizationList.length : undefined
-  const intrinsic = fixedCosts(common, tx.data, tx.to === undefined, addresses, keys, authorizations)
-  const floor = floorOf(tx.data, common)
+  const zeros = zeroBytes(tx.data)
+  const intrinsic = fixedCosts(common, tx.data, zeros, tx.to === undefined, addresses, keys, authorizations)
+  const floor = floorOf(tx.data, zeros, common)
   return floor > intrinsic ? floor : intrinsic
 }
 
 /** Base, calldata, creation, access list and authorization costs, per the fork's parameters. */
-function fixedCosts(common: Common, data: Uint8Array | undefined, creation: boolean, addresses: number, keys: number, authorizations: number | undefined): bigint {
+function fixedCosts(common: Common, data: Uint8Array | undefined, zeros: number, creation: boolean, addresses: number, keys: number, authorizations: number | undefined): bigint {
   const prices = pricesOf(common)
   let gas = prices.base
-  if (data !== undefined && data.length > 0) {
-    let zeros = 0
-    for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++
-    gas += BigInt(zeros) * prices.zeroByte + BigInt(data.length - zeros) * prices.nonZeroByte
-  }
+  if (data !== undefined && data.length > 0) gas += BigInt(zeros) * prices.zeroByte + BigInt(data.length - zeros) * prices.nonZeroByte
   if (creation) gas += prices.creation + prices.initCodeWord * BigInt(Math.ceil((data?.length ?? 0) / 32))
   if (addresses > 0) gas += BigInt(addresses) * prices.accessListAddress + BigInt(keys) * prices.accessListKey
   if (authorizations !== undefined) gas += BigInt(authorizations) * prices.authorization
@@ -113,14 +120,23 @@ function pricesOf(common: Common): FixedCostPrices {
 
 /** EIP-7623's floor on the gas a transaction with this calldata uses (0 before Prague). */
 export function calldataFloorGas(call: CallParams, common: Common): bigint {
-  return floorOf(call.data, common)
+  return floorOf(call.data, zeroBytes(call.data), common)
 }
 
-function floorOf(data: Uint8Array | undefined, common: Common): bigint {
+/** EIP-7623's floor for calldata with `zeros` zero bytes: a token per zero byte, four per other byte. */
+function floorOf(data: Uint8Array | undefined, zeros: number, common: Common): bigint {
   const floor = pricesOf(common).floor
   if (floor === undefined) return 0n
-  // Counted in a number: a bigint sum per byte of a deployment's code costs tens of microseconds.
-  let tokens = 0
-  if (data !== undefined) for (let i = 0; i < data.length; i++) tokens += data[i] === 0 ? 1 : 4
+  const tokens = zeros + 4 * ((data?.length ?? 0) - zeros)
   return floor.base + floor.perToken * BigInt(tokens)
+}
+
+/**
+ * The zero bytes of some calldata, counted in a number (a bigint sum per byte of a deployment's
+ * code costs tens of microseconds), once for both the intrinsic gas and the floor.
+ */
+function zeroBytes(data: Uint8Array | undefined): number {
+  let zeros = 0
+  if (data !== undefined) for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++
+  return zeros
 }
