@@ -1,7 +1,7 @@
 import { createTx, getCalldataFloorGas, getMinimumGasLimit, type TypedTxData } from '@ethereumjs/tx'
 import { bytesToHex, eoaCode7702SignAuthorization, hexToBytes } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
-import { callFixedCosts, calldataFloorGas, intrinsicGas, minimumGasLimit } from '../../src/chain/execution/intrinsic.js'
+import { callFixedCosts, calldataFloorGas, intrinsicGas, minimumGasLimit, needsTransaction } from '../../src/chain/execution/intrinsic.js'
 import { createDevCommon } from '../../src/chain/genesis.js'
 
 const KEY = hexToBytes('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
@@ -75,4 +75,14 @@ test('behavior: the prices follow a Common whose hardfork or parameters change a
   common.updateParams({ 1: { txGas: 30_000 } })
   expect(costs()).toEqual(ethereumjs())
   expect(intrinsicGas({ to: new Uint8Array(20) }, common)).toBe(30_000n)
+})
+
+test('behavior: a fork that reprices fixed costs (EIP-7976) is left to ethereumjs, also once a Common turns it on later', () => {
+  const common = createDevCommon({ chainId: 31337n, hardfork: 'osaka' })
+  expect(needsTransaction(common)).toBe(false)
+  common.setEIPs([7976])
+  expect(needsTransaction(common)).toBe(true)
+  common.setHardfork('prague')
+  expect(needsTransaction(common)).toBe(true)
+  expect(needsTransaction(createDevCommon({ chainId: 31337n, hardfork: 'osaka' }))).toBe(false)
 })

@@ -16,8 +16,14 @@ const REPRICING_EIPS = [2780, 7976, 7981, 8037] as const
 
 /** Whether the fork reprices a transaction's fixed costs beyond what `intrinsicGas` computes. */
 export function needsTransaction(common: Common): boolean {
-  return REPRICING_EIPS.some((eip) => common.isActivatedEIP(eip))
+  const eips = (common as unknown as CommonCaches)._activatedEIPsCache
+  let repriced = repricedByEips.get(eips)
+  if (repriced === undefined) repricedByEips.set(eips, (repriced = REPRICING_EIPS.some((eip) => eips.includes(eip))))
+  return repriced
 }
+
+/** Per list of activated EIPs (a new array on every hardfork or EIP change): whether one of `REPRICING_EIPS` is on. */
+const repricedByEips = new WeakMap<readonly number[], boolean>()
 
 /** The intrinsic gas of `call` as a transaction (base, calldata, creation, access list, authorizations). */
 export function intrinsicGas(call: CallParams, common: Common): bigint {
