@@ -8,13 +8,17 @@
 // A recorded test replays exactly: every test starts from the same snapshot, so the signed
 // transactions, nonces and estimates are the same each time.
 //
-//   node bench/flow-replay.mjs [N=40] [FLOW=viem|erc20]   (env; RINGCHAIN_BENCH_CLI picks another CLI)
+//   node bench/flow-replay.mjs [N=40] [FLOW=viem|erc20|ethers] [ONLY=in-process]   (env; RINGCHAIN_BENCH_CLI picks another
+//   CLI, RINGCHAIN_BENCH_DIST another dist for in process)
 //
 // Prints, per test, ms and CPU ms (Linux /proc schedstat: the main thread, where JavaScript runs,
 // and all threads, V8's JIT compiler and GC helpers included) for tests 4-20 (the suite section's
 // measured range: 3 warm-up tests, then 15) and for the second half of the run.
 
 import { execFileSync, spawn } from 'node:child_process'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { BrowserProvider } from 'ethers'
 import { custom } from 'viem'
 import WebSocket from 'ws'
 import { FLOWS, HARDFORK, viemClients } from './suite-flows.mjs'
@@ -24,10 +28,16 @@ import { ringchainCommand } from './startup.mjs'
 
 const N = Number(process.env.N ?? 40)
 const FLOW = process.env.FLOW ?? 'viem'
-const loadRingchain = async () => (await import(new URL('../dist/index.js', import.meta.url).href)).createRingchain
+const ONLY = process.env.ONLY
+/** RINGCHAIN_BENCH_DIST: another build's dist (with a node_modules beside it: see calls.mjs) for the in-process rows. */
+const DIST = process.env.RINGCHAIN_BENCH_DIST === undefined ? new URL('../dist/', import.meta.url) : pathToFileURL(`${resolve(process.env.RINGCHAIN_BENCH_DIST)}/`)
+const loadRingchain = async () => (await import(new URL('index.js', DIST).href)).createRingchain
 
 /**
- * One test's requests, as viem sent them in process (its second test: the first warms viem up).
+ * One test's requests, as viem (or ethers, through the BrowserProvider the suite gives it in
+ * process) sent them in process (its second test: the first warms the client up). ethers sends a
+ * few requests together (the block number with the raw transaction, the three of `getFeeData`):
+ * they are logged in the order sent and replayed one after another.
  * Run in a process of its own (`--record`), so that the in-process replay starts as cold as a server.
  */
 async function record() {
@@ -38,10 +48,13 @@ async function record() {
     log.push({ method: args.method, params: args.params ?? [] })
     return rc.request(args)
   }
-  const viem = viemClients(custom({ request }))
-  await FLOWS[FLOW].run({ viem })
+  const clients = {
+    viem: viemClients(custom({ request })),
+    ethers: { provider: new BrowserProvider({ request }, 31337, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 }), onStall: () => {} },
+  }
+  await FLOWS[FLOW].run(clients)
   log = []
-  await FLOWS[FLOW].run({ viem })
+  await FLOWS[FLOW].run(clients)
   await rc.close()
   return log
 }
@@ -110,7 +123,8 @@ if (process.argv[2] === '--record') {
 }
 const log = JSON.parse(execFileSync(process.execPath, [new URL(import.meta.url).pathname, '--record'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }))
 console.log(`${FLOW}: ${log.length} requests per test (${[...new Set(log.map((l) => l.method))].join(', ')}), ${N} tests each`)
-for (const [name, open] of [['in process', inProcess], ['WebSocket', () => served('ws')], ['HTTP', () => served('http')]]) {
+const targets = [['in process', inProcess], ['WebSocket', () => served('ws')], ['HTTP', () => served('http')]]
+for (const [name, open] of targets.filter(([name]) => ONLY === undefined || name === ONLY.replace('-', ' '))) {
   const target = await open()
   const ms = []
   const main = []

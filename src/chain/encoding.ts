@@ -99,16 +99,22 @@ export function encodeFlatList(items: readonly Uint8Array[]): Uint8Array {
   return out
 }
 
+/** The length of the RLP of a list whose items' encodings take `payload` bytes together. */
+export function listLength(payload: number): number {
+  return lengthPrefixLength(payload) + payload
+}
+
+/** The length of the RLP of one byte string. */
+export function stringLength(item: Uint8Array): number {
+  return item.length === 1 && item[0]! < 0x80 ? 1 : lengthPrefixLength(item.length) + item.length
+}
+
 /** The RLP of one byte string (a storage slot's value in its trie): `RLP.encode` without its checks and copies. */
 export function encodeString(item: Uint8Array): Uint8Array {
   if (item.length === 1 && item[0]! < 0x80) return item
   const out = new Uint8Array(stringLength(item))
   out.set(item, writeLengthPrefix(out, 0, item.length, 0x80))
   return out
-}
-
-function stringLength(item: Uint8Array): number {
-  return item.length === 1 && item[0]! < 0x80 ? 1 : lengthPrefixLength(item.length) + item.length
 }
 
 function lengthPrefixLength(length: number): number {

@@ -13,6 +13,7 @@ import type { Common } from '@ethereumjs/common'
 import { Address, hexToBytes } from '@ethereumjs/util'
 import type { EVM } from '@ethereumjs/evm'
 import { createVM, type BuildBlockOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { blockSize } from './blockSize.js'
 import { startBlock } from './builder.js'
 import type { Clock } from './clock.js'
 import type { TxPool } from './pool.js'
@@ -387,7 +388,7 @@ export class Miner {
 function blockRecord(block: Block, senders: readonly Uint8Array[], results: readonly RunTxResult[]): BlockRecord {
   const { transactions, logs } = buildIncluded(block, senders, results)
   let size: number | undefined
-  // Only block answers read the size: encoding the whole block for it waits until one asks.
+  // Only block answers read the size: summing it (see `blockSize.ts`) waits until one asks.
   return {
     block,
     hash: block.hash(),
@@ -395,7 +396,7 @@ function blockRecord(block: Block, senders: readonly Uint8Array[], results: read
     transactions,
     logs,
     get size() {
-      return (size ??= block.serialize().length)
+      return (size ??= blockSize(block))
     },
   }
 }

@@ -1,7 +1,7 @@
 import { createTx, getCalldataFloorGas, getMinimumGasLimit, type TypedTxData } from '@ethereumjs/tx'
 import { bytesToHex, eoaCode7702SignAuthorization, hexToBytes } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
-import { calldataFloorGas, intrinsicGas, minimumGasLimit } from '../../src/chain/execution/intrinsic.js'
+import { callFixedCosts, calldataFloorGas, intrinsicGas, minimumGasLimit, needsTransaction } from '../../src/chain/execution/intrinsic.js'
 import { createDevCommon } from '../../src/chain/genesis.js'
 
 const KEY = hexToBytes('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
@@ -27,6 +27,7 @@ test('behavior: intrinsic gas and calldata floor equal what ethereumjs computes 
     for (const { call, tx } of cases) {
       const built = createTx(tx, { common })
       expect({ hardfork, intrinsic: intrinsicGas(call, common), floor: calldataFloorGas(call, common) }).toEqual({ hardfork, intrinsic: built.getIntrinsicGas(), floor: getCalldataFloorGas(built) })
+      expect({ hardfork, ...callFixedCosts(call, common) }).toEqual({ hardfork, intrinsic: built.getIntrinsicGas(), floor: getCalldataFloorGas(built) })
     }
   }
 })
@@ -53,4 +54,35 @@ test('behavior: the least gas limit admission takes equals ethereumjs getMinimum
       expect({ hardfork, type: tx.type, minimum: minimumGasLimit(tx, sender) }).toEqual({ hardfork, type: tx.type, minimum: getMinimumGasLimit(tx, sender) })
     }
   }
+})
+
+test('behavior: the prices follow a Common whose hardfork or parameters change after a first use', () => {
+  const common = createDevCommon({ chainId: 31337n, hardfork: 'istanbul' })
+  const data = new Uint8Array(100).fill(1)
+  const deployment = { data }
+  const costs = () => ({ intrinsic: intrinsicGas(deployment, common), floor: calldataFloorGas(deployment, common) })
+  const ethereumjs = () => {
+    const tx = createTx({ data, gasLimit: 1_000_000n }, { common })
+    return { intrinsic: tx.getIntrinsicGas(), floor: getCalldataFloorGas(tx) }
+  }
+  const before = costs()
+  expect(before).toEqual(ethereumjs())
+  // Shanghai charges init code words (EIP-3860), Prague a calldata floor (EIP-7623).
+  common.setHardfork('prague')
+  expect(costs()).toEqual(ethereumjs())
+  expect(costs().intrinsic).toBeGreaterThan(before.intrinsic)
+  expect(costs().floor).toBeGreaterThan(0n)
+  common.updateParams({ 1: { txGas: 30_000 } })
+  expect(costs()).toEqual(ethereumjs())
+  expect(intrinsicGas({ to: new Uint8Array(20) }, common)).toBe(30_000n)
+})
+
+test('behavior: a fork that reprices fixed costs (EIP-7976) is left to ethereumjs, also once a Common turns it on later', () => {
+  const common = createDevCommon({ chainId: 31337n, hardfork: 'osaka' })
+  expect(needsTransaction(common)).toBe(false)
+  common.setEIPs([7976])
+  expect(needsTransaction(common)).toBe(true)
+  common.setHardfork('prague')
+  expect(needsTransaction(common)).toBe(true)
+  expect(needsTransaction(createDevCommon({ chainId: 31337n, hardfork: 'osaka' }))).toBe(false)
 })

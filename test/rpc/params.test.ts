@@ -729,6 +729,28 @@ describe('hex', () => {
     expect(reason('0x\u0161\u0161')).toBe('invalid hex string')
   })
 
+  test('behavior: long data (calldata, init code) decodes natively to the same bytes and the same errors', () => {
+    const long = new Uint8Array(300).map((_, i) => (i * 37) & 255)
+    const hex = toData(long)
+    expect(fromHex(hex)).toEqual(long)
+    expect(fromHex(hex.toUpperCase().replace('0X', '0x'))).toEqual(long)
+    expect(fromHex(hex).constructor).toBe(Uint8Array)
+    const reason = (text: string): string => {
+      try {
+        fromHex(text)
+      } catch (error) {
+        return (error as Error).message
+      }
+      throw new Error('expected a failure')
+    }
+    // A bad digit anywhere (first, middle, last pair), and characters whose low byte is a hex digit.
+    for (const at of [2, 300, hex.length - 1]) expect(reason(hex.slice(0, at) + 'g' + hex.slice(at + 1))).toBe('invalid hex string')
+    expect(reason(hex.slice(0, 200) + '\u0161' + hex.slice(201))).toBe('invalid hex string')
+    expect(reason(hex.slice(0, 200) + '\u0130' + hex.slice(201))).toBe('invalid hex string')
+    expect(reason(hex + 'a')).toBe('hex string of odd length')
+    expect(reason(hex + 'z')).toBe('invalid hex string')
+  })
+
   test('fromQuantity', () => {
     expect(fromQuantity('0x0')).toBe(0n)
     expect(fromQuantity('0X1F')).toBe(31n)

@@ -11,7 +11,7 @@ import { bigIntToHex, bytesToHex, bytesToUnprefixedHex } from '@ethereumjs/util'
 import { getCalldataFloorGas } from '@ethereumjs/tx'
 import { ExecutionFailedError, ExecutionRevertedError } from '../errors.js'
 import type { CallExecutor, CallView, PreparedCall } from './executor.js'
-import { calldataFloorGas, intrinsicGas, needsTransaction } from './intrinsic.js'
+import { callFixedCosts, needsTransaction } from './intrinsic.js'
 import type { CallParams, CallResult } from './params.js'
 import { describeRevert } from '../revert.js'
 
@@ -37,7 +37,7 @@ export function callGas(asked: bigint | undefined, view: CallView): bigint {
 
 /** The call with its fixed costs: computed directly, or read from a transaction on forks that reprice them. */
 export function prepareCall(params: CallParams, common: Common): PreparedCall {
-  if (!needsTransaction(common)) return { params, intrinsic: intrinsicGas(params, common), floor: calldataFloorGas(params, common) }
+  if (!needsTransaction(common)) return { params, ...callFixedCosts(params, common) }
   const tx = createTx(transactionData(params, common), { common })
   return { params, intrinsic: tx.getIntrinsicGas(), floor: getCalldataFloorGas(tx) }
 }

@@ -21,6 +21,7 @@ import { keyOf } from '../encoding.js'
 import type { StateReader } from '../state.js'
 import { RingStateManager } from '../stateManager.js'
 import { applyAuthorizations } from './authorizations.js'
+import { freeCallHeader } from './callHeader.js'
 import { installFastInterpreter } from './fastInterpreter.js'
 import { GasObserver, type GasObservation } from './gasObservation.js'
 import { callPricing, chargeForGas, checkFeeCaps } from './fees.js'
@@ -185,12 +186,12 @@ export class CallExecutor {
   /**
    * The block a call on `header` runs in: the header itself, or, for a call that pays nothing
    * (which sees a base fee of 0, as in geth), a view of it with that base fee, kept per header
-   * (no block or header built: that cost more than a view call).
+   * (no block or header built: that cost more than a view call; see `callHeader.ts`).
    */
   #callBlock(header: BlockHeader, paysNothing: boolean): CallBlock {
     if (!paysNothing || header.baseFeePerGas === undefined || header.baseFeePerGas === 0n) return { header }
     let block = this.#freeBlocks.get(header)
-    if (block === undefined) this.#freeBlocks.set(header, (block = { header: Object.create(header, { baseFeePerGas: { value: 0n } }) as BlockHeader }))
+    if (block === undefined) this.#freeBlocks.set(header, (block = { header: freeCallHeader(header) }))
     return block
   }
 
