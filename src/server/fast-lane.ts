@@ -87,10 +87,18 @@ export class FastLane {
     return this.#draining
   }
 
+  #keepAliveTimeout = Number.NaN
+  #keepAliveHeaders = ''
+
   /** The Connection header (and Keep-Alive, as node:http words it) of an answer that keeps the connection. */
   get keepAliveHeaders(): string {
+    // Made again only when the server's timeout changes: it is read for every answer.
     const timeout = this.#server.keepAliveTimeout
-    return timeout > 0 ? `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(timeout / 1000)}\r\n` : 'Connection: keep-alive\r\n'
+    if (timeout !== this.#keepAliveTimeout) {
+      this.#keepAliveTimeout = timeout
+      this.#keepAliveHeaders = timeout > 0 ? `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(timeout / 1000)}\r\n` : 'Connection: keep-alive\r\n'
+    }
+    return this.#keepAliveHeaders
   }
 
   /** The server's 'connection' listener, in place of node:http's. */
@@ -315,13 +323,15 @@ class Connection {
   #dispatch(body: string, close: boolean): void {
     const queued: Queued = { text: undefined, close: close || this.#lane.draining }
     this.#queue.push(queued)
-    this.#lane.options
-      .answer(body, this.#session!)
-      .then((answer) => {
+    // One reaction, not a `.then().catch()` pair: each is a job of the microtask queue.
+    this.#lane.options.answer(body, this.#session!).then((answer) => {
+      try {
         queued.text = frame(answer, queued.close || this.#lane.draining ? CLOSE_HEADER : this.#lane.keepAliveHeaders)
         this.#flush()
-      })
-      .catch(this.#fail)
+      } catch (error) {
+        this.#fail(error)
+      }
+    }, this.#fail)
   }
 
   /** Writes the answers that are ready, in request order, in one write. */
