@@ -122,15 +122,16 @@ class WsSession implements Session {
       this.#socket.terminate()
       return
     }
+    // The only answer owed, nothing held: nothing to wait for.
+    if (alone && this.#pending.length === 0) {
+      this.#stream.write(textFrames([message]))
+      return
+    }
     // Answers made in the same turn of the event loop (a client's pipelined requests, read from one
     // TCP chunk) leave in a few writes, not one system call each: they are held until the turn's
     // promise callbacks, which produce the others, have all run, with a write every WRITE_BATCH
     // answers on the way, so the client starts on the first answers while the next are made
     // (holding all of them back turns the two processes into a ping-pong).
-    if (alone && this.#pending.length === 0) {
-      this.#stream.write(textFrames([message]))
-      return
-    }
     if (this.#pending.push(message) === 1) process.nextTick(this.#flush)
     else if (this.#pending.length === WRITE_BATCH) this.#flush()
   }

@@ -143,6 +143,31 @@ describe('frames read on the socket', { timeout: 10_000 }, () => {
   })
 })
 
+describe('answers written at once', { timeout: 10_000 }, () => {
+  test('behavior: a push made before an answer still reaches the client first', async () => {
+    const server = await startServer(async (body, session) => {
+      // Pushed from a promise callback: held for the tick queue, which runs after the answer is made.
+      await null
+      session.send(`push before ${body}`)
+      return `answer to ${body}`
+    })
+    onTestFinished(() => server.close())
+    const ws = new WebSocket(server.urls('key').wsUrl)
+    onTestFinished(() => ws.terminate())
+    await new Promise((resolve) => ws.once('open', resolve))
+    const received: string[] = []
+    ws.on('message', (data) => received.push(String(data)))
+    ws.send('a')
+    await expect.poll(() => received.length).toBe(2)
+    ws.send('b')
+    ws.send('c')
+    await expect.poll(() => received.length).toBe(6)
+    expect(received.slice(0, 2)).toEqual(['push before a', 'answer to a'])
+    // Two in flight: each push comes before its own answer.
+    for (const id of ['b', 'c']) expect(received.indexOf(`push before ${id}`)).toBeLessThan(received.indexOf(`answer to ${id}`))
+  })
+})
+
 describe('installFrameReader', () => {
   test('behavior: whole data frames are read without `ws`; control frames reach `ws` alone, byte for byte', () => {
     const socket = new PassThrough()
