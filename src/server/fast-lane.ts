@@ -18,6 +18,7 @@ import type { Socket } from 'node:net'
 import type { ApiKeys } from './api-keys.js'
 import type { ConnectionLimit } from './limits.js'
 import { describeError } from './log.js'
+import { HeadMemo, readHead } from './request-head.js'
 import { HTTP_PREFIX, routeKey } from './routes.js'
 import type { HandlerAnswer, Logger, Session } from './types.js'
 
@@ -42,12 +43,6 @@ const HAND_OFF = -1
 
 const HEAD_END = Buffer.from('\r\n\r\n')
 const TIMEOUT_RESPONSE = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n'
-/** A target of visible ASCII, as clients send it (node:http judges anything else). */
-const TARGET = /^\/[!-~]*$/
-/** Header lines as RFC 9110 has them (token, colon, visible text or tabs), each ended by CRLF. */
-const HEADER_LINES = /^(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[\t\x20-\x7e\x80-\xff]*\r\n)*$/
-const CONTENT_LENGTH = /^[ \t]*(\d{1,15})[ \t]*$/
-const CLOSE_TOKEN = /(?:^|[\s,])close(?:$|[\s,])/i
 /** Answers queued on one connection past which it is not read until they are written. */
 const MAX_QUEUED = 64
 
@@ -87,10 +82,18 @@ export class FastLane {
     return this.#draining
   }
 
+  #keepAliveTimeout = Number.NaN
+  #keepAliveHeaders = ''
+
   /** The Connection header (and Keep-Alive, as node:http words it) of an answer that keeps the connection. */
   get keepAliveHeaders(): string {
+    // Made again only when the server's timeout changes: it is read for every answer.
     const timeout = this.#server.keepAliveTimeout
-    return timeout > 0 ? `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(timeout / 1000)}\r\n` : 'Connection: keep-alive\r\n'
+    if (timeout !== this.#keepAliveTimeout) {
+      this.#keepAliveTimeout = timeout
+      this.#keepAliveHeaders = timeout > 0 ? `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(timeout / 1000)}\r\n` : 'Connection: keep-alive\r\n'
+    }
+    return this.#keepAliveHeaders
   }
 
   /** The server's 'connection' listener, in place of node:http's. */
@@ -166,6 +169,8 @@ class Connection {
   /** The last request target accepted on this connection, and its session: the key is checked once. */
   #target = ''
   #session: Session | undefined
+  /** The last head accepted here: the next requests' heads are compared with it rather than read. */
+  readonly #head = new HeadMemo()
   #lastActive = Date.now()
   #served = 0
   #paused = false
@@ -249,48 +254,17 @@ class Connection {
     const headEnd = chunk.indexOf(HEAD_END, at)
     if (headEnd === -1 || headEnd - at > MAX_HEAD_BYTES) return HAND_OFF
     const head = chunk.toString('latin1', at, headEnd + 2)
-    const lineEnd = head.indexOf('\r\n')
-    // `POST <target> HTTP/1.1`
-    if (!head.startsWith('POST /') || head.charCodeAt(lineEnd - 9) !== 0x20 || !head.startsWith('HTTP/1.1', lineEnd - 8)) return HAND_OFF
-    const target = head.slice(5, lineEnd - 9)
-    if (target !== this.#target && !this.#accept(target)) return HAND_OFF
-    const fields = head.slice(lineEnd + 2)
-    if (!HEADER_LINES.test(fields)) return HAND_OFF
-    let length = -1
-    let contentType: string | undefined
+    let length = this.#head.lengthOf(head)
     let close = false
-    let hosts = 0
-    for (let start = 0; start < fields.length; ) {
-      const end = fields.indexOf('\r\n', start)
-      const colon = fields.indexOf(':', start)
-      const value = fields.slice(colon + 1, end)
-      switch (fields.slice(start, colon).toLowerCase()) {
-        case 'content-length': {
-          const digits = length === -1 ? CONTENT_LENGTH.exec(value) : null
-          if (digits === null) return HAND_OFF // malformed, or given twice
-          length = Number(digits[1])
-          break
-        }
-        // Required by HTTP/1.1, once: node:http answers 400 to a request without it.
-        case 'host':
-          hosts++
-          break
-        case 'content-type':
-          if (contentType !== undefined) return HAND_OFF
-          contentType = value
-          break
-        case 'connection':
-          if (CLOSE_TOKEN.test(value)) close = true
-          break
-        // A body in chunks, a client awaiting 100 Continue, a protocol switch: node:http's.
-        case 'transfer-encoding':
-        case 'expect':
-        case 'upgrade':
-          return HAND_OFF
-      }
-      start = end + 2
+    if (length === -1) {
+      const parsed = readHead(head)
+      if (parsed === undefined || (parsed.target !== this.#target && !this.#accept(parsed.target))) return HAND_OFF
+      if (!this.#lane.options.acceptsContentType(parsed.contentType?.trim())) return HAND_OFF
+      length = parsed.length
+      close = parsed.close
+      if (!close) this.#head.remember(head, parsed)
     }
-    if (length === -1 || hosts !== 1 || length > this.#lane.options.maxBodyBytes || !this.#lane.options.acceptsContentType(contentType?.trim())) return HAND_OFF
+    if (length > this.#lane.options.maxBodyBytes) return HAND_OFF
     const bodyStart = headEnd + 4
     const bodyEnd = bodyStart + length
     if (bodyEnd > chunk.length) return HAND_OFF // not all here: node:http waits for it, with its timeouts
@@ -304,7 +278,6 @@ class Connection {
   }
 
   #accept(target: string): boolean {
-    if (!TARGET.test(target)) return false
     const key = routeKey(target, HTTP_PREFIX, this.#lane.options.keys.root)
     if (typeof key !== 'string' || !this.#lane.options.keys.accepts(key)) return false
     this.#target = target
@@ -315,13 +288,15 @@ class Connection {
   #dispatch(body: string, close: boolean): void {
     const queued: Queued = { text: undefined, close: close || this.#lane.draining }
     this.#queue.push(queued)
-    this.#lane.options
-      .answer(body, this.#session!)
-      .then((answer) => {
+    // One reaction, not a `.then().catch()` pair: each is a job of the microtask queue.
+    this.#lane.options.answer(body, this.#session!).then((answer) => {
+      try {
         queued.text = frame(answer, queued.close || this.#lane.draining ? CLOSE_HEADER : this.#lane.keepAliveHeaders)
         this.#flush()
-      })
-      .catch(this.#fail)
+      } catch (error) {
+        this.#fail(error)
+      }
+    }, this.#fail)
   }
 
   /** Writes the answers that are ready, in request order, in one write. */

@@ -496,6 +496,22 @@ describe('connection', { timeout: 5_000 }, () => {
     expect(viaNode).toEqual([])
   })
 
+  test('behavior: a head that differs from the ones before it on a connection is read anew (Connection: close after plain requests)', async () => {
+    const bodies: string[] = []
+    const server = await start(async (body) => {
+      bodies.push(body)
+      return body
+    })
+    const client = await RawClient.open(server.port)
+    // The same head three times but for its Content-Length, then with Connection: close.
+    client.write(fastRequest('{"id":1}') + fastRequest('{"id":22}') + fastRequest('{"id":333}') + fastRequest('{"id":4}', { headers: 'Connection: close\r\n' }) + fastRequest('{"id":5}'))
+    const answers = await client.next(4)
+    expect(answers.map((answer) => answer.body)).toEqual(['{"id":1}', '{"id":22}', '{"id":333}', '{"id":4}'])
+    expect(answers.map((answer) => header(answer, 'Connection'))).toEqual(['keep-alive', 'keep-alive', 'keep-alive', 'close'])
+    await within(client.closed, 2_000, 'server closes')
+    expect(bodies).toEqual(['{"id":1}', '{"id":22}', '{"id":333}', '{"id":4}'])
+  })
+
   test('behavior: a client that half-closes right after its request still gets the answer, then the socket closes', async () => {
     const held = deferred<string>()
     const server = await start(async (body) => (body === 'held' ? held.promise : body))
