@@ -70,8 +70,10 @@ test('behavior: interval mining keeps its cadence under read load, and stops cle
     const during = arrivals.filter((t) => t >= loadStart && t <= loadStart + LOAD_MS)
     const gaps = during.slice(1).map((t, i) => t - during[i]!)
     const mean = gaps.reduce((a, b) => a + b, 0) / gaps.length
-    // ~15 blocks in 3 s, evenly spaced: the timer is not starved by the readers.
-    expect(reads).toBeGreaterThan(500)
+    // ~15 blocks in 3 s, evenly spaced: the timer is not starved by the readers. The readers did
+    // load the server (about 2,300 reads at load 2; 410 once, sharing the 2 cores with other test
+    // runs): the bound only guards against a load that never ran.
+    expect(reads).toBeGreaterThan(200)
     expect(during.length).toBeGreaterThanOrEqual(Math.floor((LOAD_MS / BLOCK_MS) * 0.8))
     expect(mean).toBeGreaterThan(BLOCK_MS * 0.85)
     expect(mean).toBeLessThan(BLOCK_MS * 1.15)
