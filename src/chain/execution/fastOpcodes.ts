@@ -14,6 +14,7 @@ import type { Common } from '@ethereumjs/common'
 import { getOpcodesForHF } from '@ethereumjs/evm'
 import { bytesToBigInt } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import { sstoreGas, type SstoreRunState } from './sstoreGas.js'
 import { readWord, wordBytes, writeWord } from './word.js'
 
 /** The parts of ethereumjs's `RunState` the handlers below use. */
@@ -221,6 +222,10 @@ const SYNC_GAS: ReadonlyMap<number, SyncGasHandler> = new Map<number, SyncGasHan
   [0xfd, rangeGas],
 ])
 
+/** Gas handlers that stay async (they read storage), made from ethereumjs's own: SSTORE (`sstoreGas.ts`). */
+type AsyncGasHandler = (runState: SstoreRunState, gas: bigint, common: Common) => Promise<bigint>
+const ASYNC_GAS: ReadonlyMap<number, (stock: AsyncGasHandler) => AsyncGasHandler> = new Map([[0x55, sstoreGas]])
+
 /** ethereumjs's own handlers (a table entry holding another belongs to a custom opcode). */
 let stock: { readonly handlers: ReadonlyMap<number, unknown>; readonly gas: ReadonlyMap<number, unknown> } | undefined
 /** Each ethereumjs opcode table with the fast copies swapped in (a hardfork change builds a new table). */
@@ -242,8 +247,17 @@ export function fastTable(table: OpcodeTable, common: Common): OpcodeTable {
     const ownGas = syncGas !== undefined && entry.opcodeInfo.dynamicGas && entry.gasHandler === gas.get(op)
     const halt = HALTS.get(op)
     const ownHalt = halt !== undefined && entry.opHandler === handlers.get(op)
-    if (!ownHandler && !ownGas && !ownHalt) return entry
-    return { ...entry, ...(ownHandler ? { opHandler: handler } : {}), ...(ownGas ? { syncGas } : {}), ...(ownHalt ? { halt } : {}) }
+    const asyncGas = ASYNC_GAS.get(op)
+    // A custom opcode (the mining VM's SSTORE) that kept ethereumjs's gas handler gets the copy too.
+    const ownAsyncGas = asyncGas !== undefined && entry.opcodeInfo.dynamicGas && entry.gasHandler === gas.get(op)
+    if (!ownHandler && !ownGas && !ownHalt && !ownAsyncGas) return entry
+    return {
+      ...entry,
+      ...(ownHandler ? { opHandler: handler } : {}),
+      ...(ownGas ? { syncGas } : {}),
+      ...(ownHalt ? { halt } : {}),
+      ...(ownAsyncGas ? { gasHandler: asyncGas(entry.gasHandler as AsyncGasHandler) } : {}),
+    }
   })
   fastTables.set(table, fast)
   return fast
