@@ -49,6 +49,7 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
     sstoreGas: fingerprint(dynamicGasHandlers.get(0x55)),
     sstoreHelpers: fingerprint([utilFunction('updateSstoreGasEIP2200', eip2200), utilFunction('adjustSstoreGasEIP2929', eip2929), utilFunction('setLengthLeftStorage')].join()),
     addAlwaysWarmAddress: fingerprint(Journal.addAlwaysWarmAddress),
+    warmSets: ['isWarmedAddress', 'addWarmedAddress', 'isWarmedStorage', 'addWarmedStorage'].map((name) => fingerprint(Journal[name])).join(' '),
     stripHexPrefix: fingerprint(stripHexPrefix),
     run: fingerprint(Interpreter.run),
     runStep: fingerprint(Interpreter.runStep),
@@ -77,6 +78,7 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
       "sstoreHelpers": "64bce10719439ee8",
       "stripHexPrefix": "32404fa4289df88f",
       "subMemUsage": "d6688426c8a6d8bb",
+      "warmSets": "5a70c85ebf478dd2 61726fa248c4233c 52bfcecd810efc2b 4025a2e5951e6487",
     }
   `)
 })
@@ -342,4 +344,48 @@ test('behavior: the journal warms addresses as ethereumjs warms them', async () 
   }
   expect(journals[0]!.warm.map(([a]) => a)).toContain('00000000000000000000000000000000000000aB')
   expect(journals[1]).toEqual(journals[0])
+})
+
+test('behavior: the journal warms and answers for addresses and slots as ethereumjs does, through checkpoints and with an access list', async () => {
+  const address = (n: number) => hexToBytes(`0x${n.toString(16).padStart(40, '0')}`)
+  const slot = (n: number) => hexToBytes(`0x${n.toString(16).padStart(64, '0')}`)
+  type Journal = WarmJournal & { checkpoint(): Promise<void>; revert(): Promise<void>; commit(): Promise<void>; startReportingAccessList(): void; addAlwaysWarmSlot(a: string, s: string): void }
+  const traces = []
+  for (const fast of [false, true]) {
+    const journal = (await createEVM({ common: createDevCommon({ chainId: 1n, hardfork: 'prague' }) })).journal as unknown as Journal
+    if (fast) installWarmJournal(journal)
+    const answers: boolean[] = []
+    const ask = () => {
+      for (const a of [1, 2, 3, 0xabc]) {
+        answers.push(journal.isWarmedAddress(address(a)))
+        for (const s of [0, 5, 0xff]) answers.push(journal.isWarmedStorage(address(a), slot(s)))
+      }
+    }
+    journal.addAlwaysWarmAddress(`${'00'.repeat(19)}03`)
+    journal.addAlwaysWarmSlot(`${'00'.repeat(19)}03`, slot(5).reduce((hex, b) => hex + b.toString(16).padStart(2, '0'), ''))
+    ask()
+    await journal.checkpoint()
+    journal.addWarmedAddress(address(1))
+    journal.addWarmedStorage(address(2), slot(5))
+    journal.addWarmedStorage(address(2), slot(5))
+    ask()
+    await journal.checkpoint()
+    journal.addWarmedStorage(address(0xabc), slot(0xff))
+    journal.addWarmedStorage(address(3), slot(0))
+    ask()
+    await journal.revert()
+    ask()
+    await journal.commit()
+    journal.startReportingAccessList()
+    journal.addWarmedStorage(address(4), slot(0))
+    journal.addWarmedAddress(address(0xabc))
+    // A slot of an address warmed before the access list was started: both fail on its missing set.
+    expect(() => journal.addWarmedStorage(address(1), slot(9))).toThrow(TypeError)
+    ask()
+    const sets = (m: Map<string, Set<string>> | undefined) => [...(m ?? [])].map(([a, slots]) => [a, [...slots]])
+    traces.push({ answers, warm: sets(journal.journal), accessList: sets(journal.accessList), diff: journal.journalDiff.map(([h, [a, s, t]]) => [h, [...a], sets(s), [...t]]) })
+  }
+  expect(traces[0]!.answers.filter(Boolean).length).toBeGreaterThan(5)
+  expect(traces[0]!.accessList.length).toBe(2)
+  expect(traces[1]).toEqual(traces[0])
 })
