@@ -5,6 +5,7 @@ import { createEVM, getOpcodesForHF, type EVM } from '@ethereumjs/evm'
 import { Account, Address, bytesToHex, createAddressFromString, hexToBytes, stripHexPrefix } from '@ethereumjs/util'
 import { expect, test, vi } from 'vitest'
 import { installFastEIPLookup } from '../../src/chain/execution/eipLookup.js'
+import { fastStockHandler } from '../../src/chain/execution/fastOpcodes.js'
 import { installFastInterpreter } from '../../src/chain/execution/fastInterpreter.js'
 import { JumpAnalyses } from '../../src/chain/execution/jumpAnalysis.js'
 import { installWarmJournal, type WarmJournal } from '../../src/chain/execution/warmJournal.js'
@@ -45,8 +46,9 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
     gas: [0x20, 0x51, 0x52, 0x53, 0x54, 0xf3, 0xfd].map((op) => fingerprint(dynamicGasHandlers.get(op))).join(' '),
     subMemUsage: fingerprint(['subMemUsage', 'divCeil', 'mod'].map((name) => utilFunction(name)).join()),
     accessStorageEIP2929: fingerprint(utilFunction('accessStorageEIP2929', eip2929)),
-    // sstoreGas.ts: SSTORE's gas handler and the functions it calls.
+    // sstore.ts: SSTORE's handler, its gas handler and the functions that calls.
     sstoreGas: fingerprint(dynamicGasHandlers.get(0x55)),
+    sstore: fingerprint(handlers.get(0x55)),
     sstoreHelpers: fingerprint([utilFunction('updateSstoreGasEIP2200', eip2200), utilFunction('adjustSstoreGasEIP2929', eip2929), utilFunction('setLengthLeftStorage')].join()),
     addAlwaysWarmAddress: fingerprint(Journal.addAlwaysWarmAddress),
     warmSets: ['isWarmedAddress', 'addWarmedAddress', 'isWarmedStorage', 'addWarmedStorage'].map((name) => fingerprint(Journal[name])).join(' '),
@@ -74,6 +76,7 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
       "run": "8e769d9b5ec21205",
       "runStep": "cc2ccda2341c2f42",
       "sload": "f0aad8fd616a7024",
+      "sstore": "707207ab1d17a826",
       "sstoreGas": "b51063daf05d5f11",
       "sstoreHelpers": "64bce10719439ee8",
       "stripHexPrefix": "32404fa4289df88f",
@@ -388,4 +391,12 @@ test('behavior: the journal warms and answers for addresses and slots as ethereu
   expect(traces[0]!.answers.filter(Boolean).length).toBeGreaterThan(5)
   expect(traces[0]!.accessList.length).toBe(2)
   expect(traces[1]).toEqual(traces[0])
+})
+
+test('behavior: a custom opcode wrapping ethereumjs SSTORE wraps its fast copy, made once; other opcodes keep ethereumjs handlers', () => {
+  const { handlers } = getOpcodesForHF(createDevCommon({ chainId: 1n, hardfork: 'prague' }))
+  const sstore = handlers.get(0x55)
+  expect(fastStockHandler(0x55, sstore)).not.toBe(sstore)
+  expect(fastStockHandler(0x55, sstore)).toBe(fastStockHandler(0x55, sstore))
+  expect(fastStockHandler(0x20, handlers.get(0x20))).toBe(handlers.get(0x20))
 })

@@ -1,13 +1,15 @@
 /**
- * SSTORE's gas for the fast opcode table (see `fastOpcodes.ts`): ethereumjs's handler for the forks
- * a dev chain runs (Istanbul on, EIP-2200 and EIP-2929 rules), with words made by `word.ts`.
+ * SSTORE for the fast opcode table (see `fastOpcodes.ts`): ethereumjs's gas handler for the forks a
+ * dev chain runs (Istanbul on, EIP-2200 and EIP-2929 rules) and its opcode handler, with words made
+ * by `word.ts`.
  *
  * Owns: copies of ethereumjs 10.1.3's SSTORE gas handler (`opcodes/gas.js`, its Istanbul branch),
  * `updateSstoreGasEIP2200` (`opcodes/EIP2200.js`), `adjustSstoreGasEIP2929` (`opcodes/EIP2929.js`)
- * and `setLengthLeftStorage` (`opcodes/util.js`), line for line but for the padding. A test pins
- * those sources and runs both handlers step by step.
+ * and `setLengthLeftStorage` (`opcodes/util.js`), and of its SSTORE handler (`opcodes/functions.js`,
+ * without EIP-8037), line for line but for the padding. A test pins those sources and runs both
+ * step by step.
  * Leaves to ethereumjs: every other fork rule (Constantinople's EIP-1283, before Istanbul, EIP-8038,
- * EIP-7928, EIP-6800/7864): with any of those the stock handler runs.
+ * EIP-7928, EIP-6800/7864, EIP-8037's state gas): with any of those the stock handler runs.
  *
  * Why: ethereumjs pads the key and the three values it compares with `setLengthLeft`, which builds
  * each padded array from two spread arrays (the state manager keeps values unpadded, so every
@@ -17,12 +19,14 @@
 import { Hardfork, type Common } from '@ethereumjs/common'
 import { EVMError } from '@ethereumjs/evm'
 import { equalsBytes, setLengthLeft } from '@ethereumjs/util'
+import { unpadded } from '../encoding.js'
 import { wordBytes } from './word.js'
 
 /** The parts of ethereumjs's `RunState` SSTORE's gas reads. */
 export interface SstoreRunState {
-  readonly stack: { peek(n?: number): bigint[] }
+  readonly stack: { peek(n?: number): bigint[]; popN(n: number): bigint[] }
   readonly interpreter: {
+    storageStore(key: Uint8Array, value: Uint8Array): Promise<void>
     isStatic(): boolean
     getGasLeft(): bigint
     getAddress(): { readonly bytes: Uint8Array }
@@ -149,5 +153,19 @@ export function sstoreGas(stock: AsyncGasHandler): AsyncGasHandler {
       }
     }
     return gas
+  }
+}
+
+type OpHandler = (runState: SstoreRunState, common: Common) => Promise<void>
+
+/**
+ * SSTORE itself: ethereumjs's handler (`stock`) under EIP-8037 (state gas), else its store of the
+ * value without leading zeros (`bigIntToBytes`) under the key as a word.
+ */
+export function sstoreHandler(stock: OpHandler): OpHandler {
+  return async (runState, common) => {
+    if (common.isActivatedEIP(8037)) return stock(runState, common)
+    const [key, val] = runState.stack.popN(2) as [bigint, bigint]
+    await runState.interpreter.storageStore(wordBytes(key), val === 0n ? new Uint8Array(0) : unpadded(val))
   }
 }
