@@ -29,10 +29,11 @@ import { Blob4844Tx, NetworkWrapperType, createMinimal4844TxFromNetworkWrapper, 
 import { Address, CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bigIntToAddressBytes, hexToBytes, toType } from '@ethereumjs/util'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { BlockBuilder, BuildStatus, buildBlock, encodeReceipt, type BuildBlockOpts, type RunTxOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
+import { BlockBuilder, BuildStatus, buildBlock, type BuildBlockOpts, type RunTxOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { equal, keyOf } from './encoding.js'
 import { runTransaction } from './execution/leanRunTx.js'
 import { withHashCached } from './headerHash.js'
+import { encodeTxReceipt } from './receiptEncoding.js'
 import { wordBytes } from './execution/word.js'
 import { SYSTEM_CONTRACTS } from './systemContracts.js'
 import { singleKeyRoot, trieRoot, trieSet, type TrieNode } from './trie.js'
@@ -290,7 +291,7 @@ class LeanBlockBuilder extends BlockBuilder {
 
   override async receiptTrie(): Promise<Uint8Array> {
     const transactions = this.#transactions
-    return indexedRoot(this.#state.transactionResults.map((result, i) => encodeReceipt(result.receipt, transactions[i]!.type)), this.#state.vm)
+    return indexedRoot(this.#state.transactionResults.map((result, i) => encodeTxReceipt(result.receipt, transactions[i]!.type)), this.#state.vm)
   }
 }
 

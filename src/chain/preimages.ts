@@ -18,6 +18,7 @@
 import type { Common } from '@ethereumjs/common'
 import { getOpcodesForHF, paramsEVM, type EVMOpts } from '@ethereumjs/evm'
 import { bytesToUnprefixedHex } from '@ethereumjs/util'
+import { fastStockHandler } from './execution/fastOpcodes.js'
 
 /** One step from a slot to the slot it derives: a mapping entry, the data area of a dynamic value, or an offset. */
 export type SlotStep =
@@ -53,7 +54,8 @@ export function wrapOpcode(common: Common, code: number, wrap: (original: OpHand
     opcode: code,
     opcodeName: info.name,
     baseFee: info.fee,
-    logicFunction: wrap(table.handlers.get(code)!),
+    // ethereumjs's handler, or its fast copy where one is made from it (SSTORE: see `fastOpcodes.ts`).
+    logicFunction: wrap(fastStockHandler(code, table.handlers.get(code)!)),
     ...(gasFunction === undefined ? {} : { gasFunction }),
   }
 }

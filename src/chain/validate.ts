@@ -20,6 +20,7 @@ import {
 import { Address, SECP256K1_ORDER_DIV_2, bytesToBigInt, ecrecover } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { minimumGasLimit } from './execution/intrinsic.js'
+import { readWord } from './execution/word.js'
 import { plainFeeMarketTx } from './feeMarketTx.js'
 import { IntrinsicGasError, InsufficientFundsError, NonceTooLowError, TxRejectedError } from './errors.js'
 import type { AccountRecord, PendingTx } from './types.js'
@@ -181,7 +182,8 @@ function checkChainIdAndSignature(body: Uint8Array[], type: number | undefined, 
   const n = body.length
   if (n < 3) throw new TxRejectedError('rlp: too few elements for transaction')
   const v = bytesToBigInt(body[n - 3] as Uint8Array)
-  const s = bytesToBigInt(body[n - 1] as Uint8Array)
+  // Through `readWord`: a 32-byte s without the hex string `bytesToBigInt` makes.
+  const s = readWord(body[n - 1] as Uint8Array)
   if (typed) {
     const chainId = bytesToBigInt(body[0] as Uint8Array)
     // ethereumjs refuses to even build such a transaction: answer with geth's words first.

@@ -84,9 +84,10 @@ const nativeHexWrite = (Buffer.prototype as unknown as { hexWrite?: HexWrite }).
 /**
  * From this many bytes on (calldata, init code, raw transactions), native decoding: a deployment's
  * kilobytes cost the loop below some 50 µs once V8 has optimized it, and ten times that in a
- * suite's first tests, before it has; native decoding with its ASCII check costs 10-20 µs from the start.
+ * suite's first tests, before it has; native decoding with its ASCII check costs 10-20 µs from the
+ * start. Below a word the loop is as quick as a call into Node.
  */
-const NATIVE_DECODE_FROM = 64
+const NATIVE_DECODE_FROM = 32
 
 /** The value of one hex digit at `index`, or -1. */
 export function nibbleAt(text: string, index: number): number {

@@ -5,6 +5,7 @@ import { createEVM, getOpcodesForHF, type EVM } from '@ethereumjs/evm'
 import { Account, Address, bytesToHex, createAddressFromString, hexToBytes, stripHexPrefix } from '@ethereumjs/util'
 import { expect, test, vi } from 'vitest'
 import { installFastEIPLookup } from '../../src/chain/execution/eipLookup.js'
+import { fastStockHandler } from '../../src/chain/execution/fastOpcodes.js'
 import { installFastInterpreter } from '../../src/chain/execution/fastInterpreter.js'
 import { JumpAnalyses } from '../../src/chain/execution/jumpAnalysis.js'
 import { installWarmJournal, type WarmJournal } from '../../src/chain/execution/warmJournal.js'
@@ -27,6 +28,7 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
   // subMemUsage, divCeil and mod are not exported: their text in ethereumjs's file.
   const util = readFileSync(new URL('../../node_modules/@ethereumjs/evm/dist/esm/opcodes/util.js', import.meta.url), 'utf8')
   const eip2929 = readFileSync(new URL('../../node_modules/@ethereumjs/evm/dist/esm/opcodes/EIP2929.js', import.meta.url), 'utf8')
+  const eip2200 = readFileSync(new URL('../../node_modules/@ethereumjs/evm/dist/esm/opcodes/EIP2200.js', import.meta.url), 'utf8')
   const utilFunction = (name: string, file = util) => {
     const at = file.indexOf(`export function ${name}(`)
     expect(at, name).toBeGreaterThan(-1)
@@ -44,7 +46,12 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
     gas: [0x20, 0x51, 0x52, 0x53, 0x54, 0xf3, 0xfd].map((op) => fingerprint(dynamicGasHandlers.get(op))).join(' '),
     subMemUsage: fingerprint(['subMemUsage', 'divCeil', 'mod'].map((name) => utilFunction(name)).join()),
     accessStorageEIP2929: fingerprint(utilFunction('accessStorageEIP2929', eip2929)),
+    // sstore.ts: SSTORE's handler, its gas handler and the functions that calls.
+    sstoreGas: fingerprint(dynamicGasHandlers.get(0x55)),
+    sstore: fingerprint(handlers.get(0x55)),
+    sstoreHelpers: fingerprint([utilFunction('updateSstoreGasEIP2200', eip2200), utilFunction('adjustSstoreGasEIP2929', eip2929), utilFunction('setLengthLeftStorage')].join()),
     addAlwaysWarmAddress: fingerprint(Journal.addAlwaysWarmAddress),
+    warmSets: ['isWarmedAddress', 'addWarmedAddress', 'isWarmedStorage', 'addWarmedStorage'].map((name) => fingerprint(Journal[name])).join(' '),
     stripHexPrefix: fingerprint(stripHexPrefix),
     run: fingerprint(Interpreter.run),
     runStep: fingerprint(Interpreter.runStep),
@@ -69,8 +76,12 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
       "run": "8e769d9b5ec21205",
       "runStep": "cc2ccda2341c2f42",
       "sload": "f0aad8fd616a7024",
+      "sstore": "707207ab1d17a826",
+      "sstoreGas": "b51063daf05d5f11",
+      "sstoreHelpers": "64bce10719439ee8",
       "stripHexPrefix": "32404fa4289df88f",
       "subMemUsage": "d6688426c8a6d8bb",
+      "warmSets": "5a70c85ebf478dd2 61726fa248c4233c 52bfcecd810efc2b 4025a2e5951e6487",
     }
   `)
 })
@@ -86,6 +97,8 @@ const REVERTING = createAddressFromString('0x00000000000000000000000000000000000
 const MEMORY_OOG = createAddressFromString('0x00000000000000000000000000000000000000b6')
 const MLOAD_EMPTY = createAddressFromString('0x00000000000000000000000000000000000000b7')
 const COLD_READ = createAddressFromString('0x00000000000000000000000000000000000000b8')
+const SSTORES = createAddressFromString('0x00000000000000000000000000000000000000b9')
+const STATIC_SSTORE = createAddressFromString('0x00000000000000000000000000000000000000ba')
 const bytecode = (...parts: string[]) => hexToBytes(`0x${parts.join('')}`)
 
 // Main: x = calldataload(0); mstore(0, x); h = keccak256(0, 32); sstore(h, x); mstore(32, sload(h));
@@ -122,6 +135,24 @@ const MEMORY_OOG_CODE = hexToBytes('0x63ffffffff51')
 const MLOAD_EMPTY_CODE = hexToBytes('0x51')
 // mstore(0, sload(7)) (a cold slot), sload(7) again (warm); return(0, 32)
 const COLD_READ_CODE = hexToBytes('0x6007546000526007545060206000f3')
+// Every EIP-2200 case on slots 1 (holding 5 before the run), 2 and 3 (empty), then a full word
+// under the highest key: noop cold, delete, reset to the original, dirty writes, noop warm,
+// create, reset to empty, noop on an empty cold slot.
+const SSTORES_CODE = bytecode(
+  '6005600155', // sstore(1, 5): noop, cold
+  '6000600155', // sstore(1, 0): delete (refund)
+  '6005600155', // sstore(1, 5): back to the original (refund taken back, clean refund)
+  '6007600155', // sstore(1, 7): dirty
+  '6000600155', // sstore(1, 0): delete a dirty slot
+  '6000600155', // sstore(1, 0): noop, warm
+  '6003600255', // sstore(2, 3): create
+  '6000600255', // sstore(2, 0): back to empty (init refund)
+  '6000600355', // sstore(3, 0): noop on an empty cold slot
+  `7f${'01'.repeat(32)}7f${'ff'.repeat(32)}55`, // sstore(2^256 - 1, 0x0101…01)
+  '00',
+)
+// staticcall(gas, SSTORES, 0, 0, 0, 0): a write in a static frame.
+const STATIC_SSTORE_CODE = bytecode('600060006000600073', SSTORES.toString().slice(2), '5afa00')
 // Jumps over STOP, then mstore(0, 0) with PUSH0 (Shanghai) and returns the word.
 const PUSH0_CODE = hexToBytes('0x600456005b5f5f5260205ff3')
 
@@ -140,6 +171,8 @@ async function evmWith(fast: boolean, hardfork = 'prague') {
     [MEMORY_OOG, MEMORY_OOG_CODE],
     [MLOAD_EMPTY, MLOAD_EMPTY_CODE],
     [COLD_READ, COLD_READ_CODE],
+    [SSTORES, SSTORES_CODE],
+    [STATIC_SSTORE, STATIC_SSTORE_CODE],
   ] as const)
     await evm.stateManager.putCode(address, code)
   if (fast) await installFastInterpreter(evm)
@@ -172,7 +205,9 @@ async function runOn(evm: EVM, run: { to?: Address; data?: Uint8Array; gasLimit:
 }
 
 const word = (hex: string) => hexToBytes(`0x${hex.padStart(64, '0')}`)
-const RUNS: Record<string, { to?: Address; data?: Uint8Array; gasLimit: bigint; error: string | undefined }> = {
+/** Slot 1 of SSTORES holds 5 when a run starts (its runs change it). */
+const slotOneFive = (evm: EVM) => evm.stateManager.putStorage(SSTORES, word('1'), hexToBytes('0x05'))
+const RUNS: Record<string, { to?: Address; data?: Uint8Array; gasLimit: bigint; error: string | undefined; before?: (evm: EVM) => Promise<void> }> = {
   'words through memory, storage, calldata and keccak': { to: MAIN, data: hexToBytes(`0x${'f0'.repeat(32)}ab`), gasLimit: 1_000_000n, error: undefined },
   'jump not taken into an invalid opcode': { to: MAIN, data: word('0'), gasLimit: 1_000_000n, error: 'invalid opcode' },
   'same code in two frames': { to: TWICE, data: word('1234567890abcdef'.repeat(4)), gasLimit: 1_000_000n, error: undefined },
@@ -180,6 +215,9 @@ const RUNS: Record<string, { to?: Address; data?: Uint8Array; gasLimit: bigint; 
   'async handler': { to: ASYNC, gasLimit: 100_000n, error: undefined },
   'async handler failing': { to: ASYNC_FAILING, gasLimit: 100_000n, error: 'stack underflow' },
   'cold then warm storage read': { to: COLD_READ, gasLimit: 100_000n, error: undefined },
+  'every SSTORE gas case': { to: SSTORES, gasLimit: 200_000n, error: undefined, before: slotOneFive },
+  'SSTORE with no more than the EIP-2200 stipend left': { to: SSTORES, gasLimit: 2_306n, error: 'out of gas', before: slotOneFive },
+  'SSTORE in a static frame': { to: STATIC_SSTORE, gasLimit: 200_000n, error: undefined, before: slotOneFive },
   'revert with data': { to: REVERTING, gasLimit: 100_000n, error: 'revert' },
   'memory past the gas': { to: MEMORY_OOG, gasLimit: 100_000n, error: 'out of gas' },
   'gas of an opcode on an empty stack': { to: MLOAD_EMPTY, gasLimit: 100_000n, error: 'stack underflow' },
@@ -192,12 +230,14 @@ const RUNS: Record<string, { to?: Address; data?: Uint8Array; gasLimit: bigint; 
   },
 }
 
-for (const [name, { error, ...run }] of Object.entries(RUNS)) {
+for (const [name, { error, before, ...run }] of Object.entries(RUNS)) {
   test(`behavior: runs as ethereumjs runs it, step by step (${name})`, async () => {
     const stock = await evmWith(false)
     const fast = await evmWith(true)
     // Twice on each EVM, watched then not: the second runs read the kept analyses.
     for (const watched of [true, false, true, false]) {
+      await before?.(stock)
+      await before?.(fast)
       const expected = await runOn(stock, run, watched)
       // ethereumjs names the place of a bad jump after ' at '.
       expect(expected.error?.split(' at ')[0]).toBe(error)
@@ -307,4 +347,56 @@ test('behavior: the journal warms addresses as ethereumjs warms them', async () 
   }
   expect(journals[0]!.warm.map(([a]) => a)).toContain('00000000000000000000000000000000000000aB')
   expect(journals[1]).toEqual(journals[0])
+})
+
+test('behavior: the journal warms and answers for addresses and slots as ethereumjs does, through checkpoints and with an access list', async () => {
+  const address = (n: number) => hexToBytes(`0x${n.toString(16).padStart(40, '0')}`)
+  const slot = (n: number) => hexToBytes(`0x${n.toString(16).padStart(64, '0')}`)
+  type Journal = WarmJournal & { checkpoint(): Promise<void>; revert(): Promise<void>; commit(): Promise<void>; startReportingAccessList(): void; addAlwaysWarmSlot(a: string, s: string): void }
+  const traces = []
+  for (const fast of [false, true]) {
+    const journal = (await createEVM({ common: createDevCommon({ chainId: 1n, hardfork: 'prague' }) })).journal as unknown as Journal
+    if (fast) installWarmJournal(journal)
+    const answers: boolean[] = []
+    const ask = () => {
+      for (const a of [1, 2, 3, 0xabc]) {
+        answers.push(journal.isWarmedAddress(address(a)))
+        for (const s of [0, 5, 0xff]) answers.push(journal.isWarmedStorage(address(a), slot(s)))
+      }
+    }
+    journal.addAlwaysWarmAddress(`${'00'.repeat(19)}03`)
+    journal.addAlwaysWarmSlot(`${'00'.repeat(19)}03`, slot(5).reduce((hex, b) => hex + b.toString(16).padStart(2, '0'), ''))
+    ask()
+    await journal.checkpoint()
+    journal.addWarmedAddress(address(1))
+    journal.addWarmedStorage(address(2), slot(5))
+    journal.addWarmedStorage(address(2), slot(5))
+    ask()
+    await journal.checkpoint()
+    journal.addWarmedStorage(address(0xabc), slot(0xff))
+    journal.addWarmedStorage(address(3), slot(0))
+    ask()
+    await journal.revert()
+    ask()
+    await journal.commit()
+    journal.startReportingAccessList()
+    journal.addWarmedStorage(address(4), slot(0))
+    journal.addWarmedAddress(address(0xabc))
+    // A slot of an address warmed before the access list was started: both fail on its missing set.
+    expect(() => journal.addWarmedStorage(address(1), slot(9))).toThrow(TypeError)
+    ask()
+    const sets = (m: Map<string, Set<string>> | undefined) => [...(m ?? [])].map(([a, slots]) => [a, [...slots]])
+    traces.push({ answers, warm: sets(journal.journal), accessList: sets(journal.accessList), diff: journal.journalDiff.map(([h, [a, s, t]]) => [h, [...a], sets(s), [...t]]) })
+  }
+  expect(traces[0]!.answers.filter(Boolean).length).toBeGreaterThan(5)
+  expect(traces[0]!.accessList.length).toBe(2)
+  expect(traces[1]).toEqual(traces[0])
+})
+
+test('behavior: a custom opcode wrapping ethereumjs SSTORE wraps its fast copy, made once; other opcodes keep ethereumjs handlers', () => {
+  const { handlers } = getOpcodesForHF(createDevCommon({ chainId: 1n, hardfork: 'prague' }))
+  const sstore = handlers.get(0x55)
+  expect(fastStockHandler(0x55, sstore)).not.toBe(sstore)
+  expect(fastStockHandler(0x55, sstore)).toBe(fastStockHandler(0x55, sstore))
+  expect(fastStockHandler(0x20, handlers.get(0x20))).toBe(handlers.get(0x20))
 })

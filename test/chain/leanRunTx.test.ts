@@ -123,6 +123,12 @@ for (const hardfork of ['prague', 'cancun', 'london']) {
           'EIP-2930 call with an access list',
           createAccessList2930Tx({ chainId: 31337n, nonce: nonces[2]!++, gasPrice: 2n * 10n ** 9n, gasLimit: 100_000n, to: store, data: storeCalldata(3n, 1n), accessList: [{ address: bytesToHex(store), storageKeys: [bytesToHex(storeCalldata(3n, 0n).subarray(0, 32))] }] }, { common }).sign(key(2)),
         ],
+        [
+          // A slot of a precompile warmed by the list: the journal's own set, not the precompiles' prebuilt one.
+          'EIP-2930 call with an access list naming a precompile',
+          createAccessList2930Tx({ chainId: 31337n, nonce: nonces[2]!++, gasPrice: 2n * 10n ** 9n, gasLimit: 100_000n, to: store, data: storeCalldata(3n, 2n), accessList: [{ address: `0x${'00'.repeat(19)}01`, storageKeys: [`0x${'00'.repeat(31)}07`] }] }, { common }).sign(key(2)),
+        ],
+        ['storage write after a precompile was listed', dynamic(1, { to: store, data: storeCalldata(3n, 3n) })],
         ['two logs', dynamic(1, { to: logger })],
         ['revert', dynamic(1, { to: reverter })],
         ['out of gas', dynamic(1, { to: store, data: storeCalldata(4n, 4n), gasLimit: 23_000n })],

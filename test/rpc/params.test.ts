@@ -708,6 +708,8 @@ describe('hex', () => {
     expect(fromHex('0x')).toEqual(new Uint8Array())
     expect(fromHex('0xABcd01')).toEqual(new Uint8Array([0xab, 0xcd, 0x01]))
     expect(toData(fromHex(HASH))).toBe(HASH)
+    const long = `0x${'0123456789abcdefABCDEF'.repeat(10)}`
+    expect(toData(fromHex(long))).toBe(long.toLowerCase())
   })
 
   test('error: fromHex', () => {
@@ -727,6 +729,13 @@ describe('hex', () => {
     expect(reason('0xabz')).toBe('invalid hex string')
     // Buffer.from(…, 'hex') would read the low byte of these as 'a'.
     expect(reason('0x\u0161\u0161')).toBe('invalid hex string')
+    // The same at length, where whole words are decoded natively.
+    const word = 'ab'.repeat(32)
+    expect(reason(`0x${word}\u0161\u0161`)).toBe('invalid hex string')
+    expect(reason(`0x\u0161\u0161${word}`)).toBe('invalid hex string')
+    expect(reason(`0x${word}zz${word}`)).toBe('invalid hex string')
+    expect(reason(`0x${word}a`)).toBe('hex string of odd length')
+    expect(reason(`0x${word}z`)).toBe('invalid hex string')
   })
 
   test('behavior: long data (calldata, init code) decodes natively to the same bytes and the same errors', () => {

@@ -14,6 +14,7 @@ import type { Common } from '@ethereumjs/common'
 import { getOpcodesForHF } from '@ethereumjs/evm'
 import { bytesToBigInt } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import { sstoreGas, sstoreHandler, type SstoreRunState } from './sstore.js'
 import { readWord, wordBytes, writeWord } from './word.js'
 
 /** The parts of ethereumjs's `RunState` the handlers below use. */
@@ -221,6 +222,27 @@ const SYNC_GAS: ReadonlyMap<number, SyncGasHandler> = new Map<number, SyncGasHan
   [0xfd, rangeGas],
 ])
 
+/** Gas handlers that stay async (they read storage), made from ethereumjs's own: SSTORE (`sstore.ts`). */
+type AsyncGasHandler = (runState: SstoreRunState, gas: bigint, common: Common) => Promise<bigint>
+const ASYNC_GAS: ReadonlyMap<number, (stock: AsyncGasHandler) => AsyncGasHandler> = new Map([[0x55, sstoreGas]])
+/** Handlers made from ethereumjs's own, which they call where they do not serve the fork: SSTORE (`sstore.ts`). */
+type AsyncOpHandler = (runState: SstoreRunState, common: Common) => Promise<void>
+const WRAPPING_HANDLERS: ReadonlyMap<number, (stock: AsyncOpHandler) => AsyncOpHandler> = new Map([[0x55, sstoreHandler]])
+const wrappedHandlers = new WeakMap<object, unknown>()
+
+/**
+ * The fast copy of ethereumjs's handler `stock` of opcode `op`, if there is one made this way (made
+ * once per handler): for a custom opcode that wraps ethereumjs's (the mining VM's SSTORE, see
+ * `storageChanges.ts`), which the fast table leaves as it is.
+ */
+export function fastStockHandler<H>(op: number, stock: H): H {
+  const wrap = WRAPPING_HANDLERS.get(op)
+  if (wrap === undefined) return stock
+  let fast = wrappedHandlers.get(stock as object) as H | undefined
+  if (fast === undefined) wrappedHandlers.set(stock as object, (fast = wrap(stock as unknown as AsyncOpHandler) as unknown as H))
+  return fast
+}
+
 /** ethereumjs's own handlers (a table entry holding another belongs to a custom opcode). */
 let stock: { readonly handlers: ReadonlyMap<number, unknown>; readonly gas: ReadonlyMap<number, unknown> } | undefined
 /** Each ethereumjs opcode table with the fast copies swapped in (a hardfork change builds a new table). */
@@ -236,14 +258,24 @@ export function fastTable(table: OpcodeTable, common: Common): OpcodeTable {
   }
   const { handlers, gas } = stock
   fast = table.map((entry, op) => {
-    const handler = FAST_HANDLERS.get(op)
+    const stockHandler = handlers.get(op)
+    const handler = FAST_HANDLERS.get(op) ?? (WRAPPING_HANDLERS.has(op) ? fastStockHandler(op, stockHandler as OpHandler) : undefined)
     const syncGas = SYNC_GAS.get(op)
-    const ownHandler = handler !== undefined && entry.opHandler === handlers.get(op)
+    const ownHandler = handler !== undefined && entry.opHandler === stockHandler
     const ownGas = syncGas !== undefined && entry.opcodeInfo.dynamicGas && entry.gasHandler === gas.get(op)
     const halt = HALTS.get(op)
     const ownHalt = halt !== undefined && entry.opHandler === handlers.get(op)
-    if (!ownHandler && !ownGas && !ownHalt) return entry
-    return { ...entry, ...(ownHandler ? { opHandler: handler } : {}), ...(ownGas ? { syncGas } : {}), ...(ownHalt ? { halt } : {}) }
+    const asyncGas = ASYNC_GAS.get(op)
+    // A custom opcode (the mining VM's SSTORE) that kept ethereumjs's gas handler gets the copy too.
+    const ownAsyncGas = asyncGas !== undefined && entry.opcodeInfo.dynamicGas && entry.gasHandler === gas.get(op)
+    if (!ownHandler && !ownGas && !ownHalt && !ownAsyncGas) return entry
+    return {
+      ...entry,
+      ...(ownHandler ? { opHandler: handler } : {}),
+      ...(ownGas ? { syncGas } : {}),
+      ...(ownHalt ? { halt } : {}),
+      ...(ownAsyncGas ? { gasHandler: asyncGas(entry.gasHandler as AsyncGasHandler) } : {}),
+    }
   })
   fastTables.set(table, fast)
   return fast

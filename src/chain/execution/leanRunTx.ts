@@ -57,6 +57,7 @@ interface EVMInternals {
 /** The parts of ethereumjs's `Journal` the run uses (`touched` is private in its typings). */
 interface JournalInternals {
   readonly touched: Set<string>
+  alwaysWarmJournal: Map<string, Set<string>>
   accessList?: Map<string, Set<string>>
   preimages?: Map<string, Uint8Array>
   checkpoint(): Promise<void>
@@ -135,6 +136,25 @@ async function leanRunTx(vm: VMInternals, opts: LeanOpts): Promise<RunTxResult> 
   }
 }
 
+/** Per table of precompiles (a hardfork change makes a new one): their entries of a warm set, all empty. */
+const warmSets = new WeakMap<Map<string, unknown>, Map<string, Set<string>>>()
+
+/**
+ * Warms the precompiles (EIP-2929), as `addAlwaysWarmAddress` on each would: into a journal just
+ * cleaned, a copy of their entries made once. Their slot sets are shared: only an access list adds
+ * slots to an always-warm address, and with one (warmed before) the sets are the journal's own.
+ */
+function warmPrecompiles(evm: EVMInternals): void {
+  const journal = evm.journal
+  if (journal.alwaysWarmJournal.size > 0) {
+    for (const address of evm.precompiles.keys()) journal.addAlwaysWarmAddress(address)
+    return
+  }
+  let warm = warmSets.get(evm.precompiles)
+  if (warm === undefined) warmSets.set(evm.precompiles, (warm = new Map([...evm.precompiles.keys()].map((address) => [address, new Set<string>()]))))
+  journal.alwaysWarmJournal = new Map(warm)
+}
+
 /** ethereumjs's `_runTx` for a transaction of type 0, 1 or 2 (see `runsLean`). */
 async function leanRun(vm: VMInternals, tx: TypedTransaction, block: Block, blockGasUsed: bigint | undefined): Promise<RunTxResult> {
   const state = vm.stateManager
@@ -149,7 +169,7 @@ async function leanRun(vm: VMInternals, tx: TypedTransaction, block: Block, bloc
   // EIP-2929: precompiles, origin, recipient and (EIP-3651) coinbase warm. The journal keys
   // addresses by lowercase hex without `0x`: `keyOf` writes it natively (ethereumjs strips the
   // prefix of `caller.toString()` after a regular expression, and builds the others by pairs).
-  for (const address of evm.precompiles.keys()) journal.addAlwaysWarmAddress(address)
+  warmPrecompiles(evm)
   journal.addAlwaysWarmAddress(keyOf(caller.bytes))
   if (tx.to !== undefined) journal.addAlwaysWarmAddress(keyOf(tx.to.bytes))
   if (common.isActivatedEIP(3651)) journal.addAlwaysWarmAddress(keyOf(header.coinbase.bytes))

@@ -1,19 +1,30 @@
 /**
  * ethereumjs's `Journal.addAlwaysWarmAddress` (10.1.3) without a regular expression for addresses
- * given without `0x`, installed on the journals of the EVMs the chain runs on (see
- * `fastInterpreter.ts`). Every call and transaction warms each precompile, its sender and
- * recipient through it (some 20 addresses), and ethereumjs's `stripHexPrefix` matches each one
- * against `/^0x[0-9A-Fa-f]*$/` before it finds nothing to strip.
- * Owns: that method, an own property of each journal, copied line for line but for the strip.
- * Leaves everything else to ethereumjs's journal. A test pins the source copied.
+ * given without `0x`, and its four warm-set methods of addresses and slots (`isWarmedAddress`,
+ * `addWarmedAddress`, `isWarmedStorage`, `addWarmedStorage`) with keys written by `keyOf`,
+ * installed on the journals of the EVMs the chain runs on (see `fastInterpreter.ts`). Every call
+ * and transaction warms each precompile, its sender and recipient through the first (some 20
+ * addresses), and ethereumjs's `stripHexPrefix` matches each one against `/^0x[0-9A-Fa-f]*$/`
+ * before it finds nothing to strip; every SLOAD and SSTORE asks and sets a slot's warmth, each
+ * time writing the address and the slot as hex two digits at a time (@noble/hashes' `bytesToHex`).
+ * Owns: those methods, own properties of each journal, copied line for line but for the strip and
+ * the hex. Leaves everything else to ethereumjs's journal. A test pins the sources copied.
  */
 import { EthereumJSErrorWithoutCode } from '@ethereumjs/util'
+import { keyOf } from '../encoding.js'
 
 /** The parts of ethereumjs's `Journal` the method uses. */
 export interface WarmJournal {
   readonly alwaysWarmJournal: Map<string, Set<string>>
   readonly accessList?: Map<string, Set<string>>
+  readonly journal: Map<string, Set<string>>
+  /** Per checkpoint: the addresses and the slots (by address) warmed since. */
+  readonly journalDiff: [number, [Set<string>, Map<string, Set<string>>, Set<string>]][]
   addAlwaysWarmAddress(addressStr: string, addToAccessList?: boolean): void
+  isWarmedAddress(address: Uint8Array): boolean
+  addWarmedAddress(address: Uint8Array): void
+  isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean
+  addWarmedStorage(address: Uint8Array, slot: Uint8Array): void
 }
 
 const HEX_PREFIXED = /^0x[0-9A-Fa-f]*$/
@@ -37,7 +48,67 @@ function addAlwaysWarmAddress(this: WarmJournal, addressStr: string, addToAccess
   }
 }
 
-/** Installs the method on `journal` (its own property). */
+/** `Journal.isWarmedAddress`. */
+function isWarmedAddress(this: WarmJournal, address: Uint8Array): boolean {
+  const addressHex = keyOf(address)
+  return this.journal.has(addressHex) || this.alwaysWarmJournal.has(addressHex)
+}
+
+/** `Journal.addWarmedAddress`. */
+function addWarmedAddress(this: WarmJournal, addressArr: Uint8Array): void {
+  const address = keyOf(addressArr)
+  if (!this.journal.has(address)) {
+    this.journal.set(address, new Set())
+    const diffArr = this.journalDiff[this.journalDiff.length - 1]![1]
+    diffArr[0].add(address)
+  }
+  if (this.accessList !== undefined) {
+    if (!this.accessList.has(address)) {
+      this.accessList.set(address, new Set())
+    }
+  }
+}
+
+/** `Journal.isWarmedStorage`. */
+function isWarmedStorage(this: WarmJournal, address: Uint8Array, slot: Uint8Array): boolean {
+  const addressHex = keyOf(address)
+  const slots = this.journal.get(addressHex)
+  if (slots === undefined) {
+    if (this.alwaysWarmJournal.has(addressHex)) return this.alwaysWarmJournal.get(addressHex)!.has(keyOf(slot))
+    return false
+  }
+  if (slots.has(keyOf(slot))) return true
+  else if (this.alwaysWarmJournal.has(addressHex)) return this.alwaysWarmJournal.get(addressHex)!.has(keyOf(slot))
+  return false
+}
+
+/** `Journal.addWarmedStorage`. */
+function addWarmedStorage(this: WarmJournal, address: Uint8Array, slot: Uint8Array): void {
+  const addressHex = keyOf(address)
+  let slots = this.journal.get(addressHex)
+  if (slots === undefined) {
+    this.addWarmedAddress(address)
+    slots = this.journal.get(addressHex)!
+  }
+  const slotStr = keyOf(slot)
+  if (!slots.has(slotStr)) {
+    slots.add(slotStr)
+    const diff = this.journalDiff[this.journalDiff.length - 1]![1]
+    const addressSlotMap = diff[1]
+    if (!addressSlotMap.has(addressHex)) addressSlotMap.set(addressHex, new Set())
+    addressSlotMap.get(addressHex)!.add(slotStr)
+  }
+  if (this.accessList !== undefined) {
+    // Note: in `addWarmedAddress` the address is added to warm addresses
+    this.accessList.get(addressHex)!.add(slotStr)
+  }
+}
+
+/** Installs the methods on `journal` (its own properties). */
 export function installWarmJournal(journal: WarmJournal): void {
   journal.addAlwaysWarmAddress = addAlwaysWarmAddress
+  journal.isWarmedAddress = isWarmedAddress
+  journal.addWarmedAddress = addWarmedAddress
+  journal.isWarmedStorage = isWarmedStorage
+  journal.addWarmedStorage = addWarmedStorage
 }
