@@ -105,6 +105,18 @@ function hdChild(parent: HdNode, index: number): HdNode {
   return { key: Uint8Array.from(hex.match(/.{2}/g)!, (byte) => parseInt(byte, 16)), chainCode: new Uint8Array(I.subarray(32)) }
 }
 
+/**
+ * The public key that signs for `account`, as recovering one of its signatures gives it (64 bytes,
+ * no SEC1 prefix): kept per key, for the transactions the node signs itself.
+ */
+export function signerKeyOf(account: DevAccount): Uint8Array {
+  let key = signerKeys.get(account.privateKey)
+  if (key === undefined) signerKeys.set(account.privateKey, (key = publicKeyOf(account.privateKey, false).subarray(1)))
+  return key
+}
+
+const signerKeys = new WeakMap<Uint8Array, Uint8Array>()
+
 /** The secp256k1 public key of `secretKey` (SEC1, 33 or 65 bytes), by OpenSSL. */
 function publicKeyOf(secretKey: Uint8Array, compressed: boolean): Uint8Array {
   const ecdh = createECDH('secp256k1')

@@ -270,9 +270,12 @@ export class Chain {
 
   // --- the pool (transactions.ts) -----------------------------------------------------------
 
-  /** Decodes, validates and pools a signed raw transaction; mines it at once in automine mode. */
-  async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
-    return this.addTransaction(this.#transactions.decode(raw))
+  /**
+   * Decodes, validates and pools a signed raw transaction; mines it at once in automine mode.
+   * `signer`: the public key that signed `raw`, when the node signed it itself (see `decode`).
+   */
+  async sendRawTransaction(raw: Uint8Array, signer?: Uint8Array): Promise<Uint8Array> {
+    return this.addTransaction(this.#transactions.decode(raw, signer))
   }
 
   /** Pools a decoded transaction (signed, or with an impersonated sender). */

@@ -33,9 +33,13 @@ export class PendingTransactions {
     this.#miner = parts.miner
   }
 
-  /** Decodes and checks a signed raw transaction as the blocks to come would take it. */
-  decode(raw: Uint8Array): TypedTransaction {
-    return decodeRawTransaction(raw, this.#common, this.#miner.settings.gasLimit)
+  /**
+   * Decodes and checks a signed raw transaction as the blocks to come would take it. `signer`: the
+   * public key that made its signature, when the node signed it (`eth_sendTransaction` with a dev
+   * account), which spares recovering it (about 0.1 ms of a send).
+   */
+  decode(raw: Uint8Array, signer?: Uint8Array): TypedTransaction {
+    return decodeRawTransaction(raw, this.#common, this.#miner.settings.gasLimit, signer)
   }
 
   /** Checks `tx` against the head state, the pool and the window, and pools it. */

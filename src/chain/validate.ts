@@ -37,8 +37,11 @@ const TYPE_EIPS: Record<number, number> = {
   [TransactionType.EOACodeEIP7702]: 7702,
 }
 
-/** Decodes a signed raw transaction under `common`'s rules, checking type, chain id and signature. */
-export function decodeRawTransaction(raw: Uint8Array, common: Common, blockGasLimit: bigint): TypedTransaction {
+/**
+ * Decodes a signed raw transaction under `common`'s rules, checking type, chain id and signature.
+ * `signer`, when the caller made the signature itself: the public key recovering it would give.
+ */
+export function decodeRawTransaction(raw: Uint8Array, common: Common, blockGasLimit: bigint, signer?: Uint8Array): TypedTransaction {
   if (raw.length === 0) throw new TxRejectedError('typed transaction too short')
   const first = raw[0]!
   const typed = first <= 0x7f
@@ -82,7 +85,7 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common, blockGasLi
   }
   let publicKey: Uint8Array
   try {
-    publicKey = isNetworkBlob || !typed ? tx.getSenderPublicKey() : recoverTypedSender(raw, first, body, tx)
+    publicKey = signer ?? (isNetworkBlob || !typed ? tx.getSenderPublicKey() : recoverTypedSender(raw, first, body, tx))
   } catch (e) {
     throw new TxRejectedError('invalid sender', { cause: e })
   }

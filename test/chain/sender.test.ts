@@ -96,3 +96,34 @@ test('behavior: the signed message is cut from the raw bytes right at every leng
     }
   }
 })
+
+test('behavior: a transaction the node signed itself takes its signer key as given, without recovering it, and decodes alike', async () => {
+  const { DEFAULT_MNEMONIC, deriveAccounts, signerKeyOf } = await import('../../src/chain/accounts.js')
+  let recoveries = 0
+  const crypto = createCustomCrypto()
+  const ecrecover = crypto.ecrecover!
+  const counting = createCustomCommon({ chainId: 31337 }, Mainnet, {
+    hardfork: 'prague',
+    customCrypto: { ...crypto, ecrecover: (...args: Parameters<typeof ecrecover>) => (recoveries++, ecrecover(...args)) },
+  })
+  // The default mnemonic's accounts come from a table, a custom one's are derived: both kinds.
+  const accounts = [...deriveAccounts(DEFAULT_MNEMONIC, 2), ...deriveAccounts('legal winner thank year wave sausage worth useful legal winner thank yellow', 2)]
+  for (const account of accounts) {
+    for (const tx of [
+      createFeeMarket1559Tx({ chainId: 31337n, nonce: 2n, to: `0x${'55'.repeat(20)}`, value: 1n, gasLimit: 21_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n }, { common: counting }).sign(account.privateKey),
+      createLegacyTx({ nonce: 0n, gasPrice: 10n ** 10n, gasLimit: 60_000n, data: '0x6000' }, { common: counting }).sign(account.privateKey),
+    ]) {
+      const raw = tx.serialize()
+      recoveries = 0
+      const recovered = decodeRawTransaction(raw, counting, 30_000_000n)
+      expect(recoveries).toBe(1)
+      const given = decodeRawTransaction(raw, counting, 30_000_000n, signerKeyOf(account))
+      expect(recoveries).toBe(1)
+      expect(signerKeyOf(account)).toEqual(recovered.getSenderPublicKey())
+      expect(bytesToHex(given.getSenderAddress().bytes)).toBe(bytesToHex(account.address))
+      expect(bytesToHex(given.hash())).toBe(bytesToHex(recovered.hash()))
+      expect(given.serialize()).toEqual(raw)
+      expect(Object.isFrozen(given)).toBe(true)
+    }
+  }
+})

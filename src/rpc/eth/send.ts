@@ -8,6 +8,7 @@
  */
 import { TransactionType, createTx, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
 import { Address, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util'
+import { signerKeyOf } from '../../chain/accounts.js'
 import type { Chain } from '../../chain/chain.js'
 import { isImpersonated } from '../anvil/impersonation.js'
 import type { ChainFor } from '../context.js'
@@ -32,7 +33,8 @@ export function sendMethods(chainFor: ChainFor) {
       // The node fills in the gas, as geth does: estimated against the pending state.
       const gas = req.gas ?? (await chain.estimateGas({ ...callParams(req), from }, PENDING))
       const tx = buildTransaction(chain, req, from, gas)
-      if (key !== undefined) return toData(await chain.sendRawTransaction(tx.sign(key.privateKey).serialize()))
+      // Signed here: its signer's key is known, not recovered.
+      if (key !== undefined) return toData(await chain.sendRawTransaction(tx.sign(key.privateKey).serialize(), signerKeyOf(key)))
       // Impersonated: a fake signature and the claimed sender, as anvil and Hardhat do.
       const fake = fakeSigned(tx, from)
       return toData(await chain.addTransaction(fake, new Address(from)))
