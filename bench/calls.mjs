@@ -16,10 +16,9 @@
 // without one it cannot load the native secp256k1 binding, recovers senders in JavaScript instead
 // (src/chain/crypto.ts), and its sends measure 2–4× slower than the same build in place.
 
-import { createFeeMarket1559Tx } from '@ethereumjs/tx'
-import { hexToBytes } from '@ethereumjs/util'
 import { pathToFileURL } from 'node:url'
 import { resolve } from 'node:path'
+import { INITCODE, signedStoreWrites, storeChain, word } from './store-chain.mjs'
 
 const args = process.argv.slice(2)
 const distAt = args.indexOf('--dist')
@@ -32,18 +31,8 @@ const N = Number(positional[0] ?? 500)
 
 const { createRingchain } = await import(pathToFileURL(`${dist}/index.js`).href)
 
-// Runtime: 64 bytes of calldata store word 2 at slot word 1; 32 bytes return the word at that slot.
-const runtime = '36602014600f5760203560003555005b6000355460005260206000f3'
-const length = (runtime.length / 2).toString(16).padStart(2, '0')
-const INITCODE = `0x60${length}600c60003960${length}6000f3${runtime}`
-const word = (n) => BigInt(n).toString(16).padStart(64, '0')
-
-const rc = await createRingchain({ deterministic: true })
-const [a, b] = rc.accounts
-const request = (method, params) => rc.request({ method, params })
-const deploy = await request('eth_sendTransaction', [{ from: a.address, data: INITCODE }])
-const { contractAddress: store } = await request('eth_getTransactionReceipt', [deploy])
-await request('eth_sendTransaction', [{ from: a.address, to: store, data: `0x${word(1)}${word(42)}` }])
+const chain = await storeChain(createRingchain)
+const { rc, a, b, store, request } = chain
 
 async function time(label, fn, n = N) {
   for (let i = 0; i < Math.min(50, n); i++) await fn(i)
@@ -74,17 +63,7 @@ else console.log(`${'eth_fillTransaction (storage write)'.padEnd(44)} not served
 
 // Storage writes, signed up front from account b.
 if (runs('send')) {
-  const common = rc.chain.common
-  let nonce = BigInt(await request('eth_getTransactionCount', [b.address, 'pending']))
-  const total = N + Math.min(50, N)
-  const raws = []
-  for (let i = 0; i < total; i++) {
-    const tx = createFeeMarket1559Tx(
-      { chainId: common.chainId(), nonce: nonce++, to: hexToBytes(store), data: hexToBytes(`0x${word(3 + (i % 5))}${word(i + 1)}`), gasLimit: 60_000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n },
-      { common },
-    ).sign(hexToBytes(b.privateKey))
-    raws.push(`0x${Buffer.from(tx.serialize()).toString('hex')}`)
-  }
+  const raws = await signedStoreWrites(chain, N + Math.min(50, N))
   let next = 0
   await time('eth_sendRawTransaction storage write, automine', () => request('eth_sendRawTransaction', [raws[next++]]))
 }

@@ -8,33 +8,14 @@
 //
 // Each dist copied out of the repo needs a node_modules beside it (see calls.mjs). Both chains share
 // ethereumjs's modules; each installs its own overrides per instance, so neither runs the other's code.
-import { createFeeMarket1559Tx } from '@ethereumjs/tx'
-import { hexToBytes } from '@ethereumjs/util'
 import { pathToFileURL } from 'node:url'
+import { signedStoreWrites, storeChain } from './store-chain.mjs'
 const [A, B] = [process.env.A, process.env.B]
 const N = Number(process.argv[2] ?? 1000), BATCH = Number(process.argv[3] ?? 50)
-const runtime = '36602014600f5760203560003555005b6000355460005260206000f3'
-const length = (runtime.length / 2).toString(16).padStart(2, '0')
-const INITCODE = `0x60${length}600c60003960${length}6000f3${runtime}`
-const word = (n) => BigInt(n).toString(16).padStart(64, '0')
-async function setup(dist) {
-  const { createRingchain } = await import(pathToFileURL(`${dist}/index.js`).href)
-  const rc = await createRingchain({ deterministic: true })
-  const [a, b] = rc.accounts
-  const request = (method, params) => rc.request({ method, params })
-  const deploy = await request('eth_sendTransaction', [{ from: a.address, data: INITCODE }])
-  const { contractAddress: store } = await request('eth_getTransactionReceipt', [deploy])
-  await request('eth_sendTransaction', [{ from: a.address, to: store, data: `0x${word(1)}${word(42)}` }])
-  return { rc, b, store, request }
-}
+const setup = async (dist) => storeChain((await import(pathToFileURL(`${dist}/index.js`).href)).createRingchain)
 const sa = await setup(A), sb = await setup(B)
-const common = sa.rc.chain.common
-let nonce = BigInt(await sa.request('eth_getTransactionCount', [sa.b.address, 'pending']))
-const raws = []
-for (let i = 0; i < N + 100; i++) {
-  const tx = createFeeMarket1559Tx({ chainId: common.chainId(), nonce: nonce++, to: hexToBytes(sa.store), data: hexToBytes(`0x${word(3 + (i % 5))}${word(i + 1)}`), gasLimit: 60_000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n }, { common }).sign(hexToBytes(sa.b.privateKey))
-  raws.push(`0x${Buffer.from(tx.serialize()).toString('hex')}`)
-}
+// Signed once, on A's chain: both chains are deterministic, so they take the same transactions.
+const raws = await signedStoreWrites(sa, N + 100)
 const times = { A: [], B: [] }, cpu = { A: [], B: [] }
 let ia = 0, ib = 0
 for (let k = 0; k < 100; k++) { await sa.request('eth_sendRawTransaction', [raws[ia++]]); await sb.request('eth_sendRawTransaction', [raws[ib++]]) }

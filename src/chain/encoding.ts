@@ -117,14 +117,15 @@ export function encodeString(item: Uint8Array): Uint8Array {
   return out
 }
 
+/** The bytes of the prefix of an RLP string or list of `length` bytes. */
 function lengthPrefixLength(length: number): number {
   let n = 1
   if (length >= 56) for (let v = length; v > 0; v = Math.floor(v / 256)) n++
   return n
 }
 
-/** Writes the prefix of a string (`base` 0x80) or list (0xc0) of `length` bytes. */
-function writeLengthPrefix(out: Uint8Array, at: number, length: number, base: number): number {
+/** Writes the prefix of a string (`base` 0x80) or list (0xc0) of `length` bytes; gives the offset after it. */
+export function writeLengthPrefix(out: Uint8Array, at: number, length: number, base: number): number {
   if (length < 56) {
     out[at] = base + length
     return at + 1

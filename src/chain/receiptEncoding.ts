@@ -13,7 +13,7 @@
  * of the whole: about a tenth of what sealing an automined block costs.
  */
 import type { TxReceipt } from '@ethereumjs/vm'
-import { unpadded } from './encoding.js'
+import { listLength, stringLength, unpadded, writeLengthPrefix } from './encoding.js'
 
 /** An RLP item: a byte string, or a list of items. */
 type Item = Uint8Array | readonly Item[]
@@ -31,7 +31,7 @@ export function encodeTxReceipt(receipt: TxReceipt, txType: number): Uint8Array 
   const fields: readonly Item[] = [outcome, gas, receipt.bitvector, receipt.logs as unknown as readonly Item[]]
   const payload = payloadLength(fields)
   const typed = txType !== 0
-  const out = new Uint8Array((typed ? 1 : 0) + prefixLength(payload) + payload)
+  const out = new Uint8Array((typed ? 1 : 0) + listLength(payload))
   let at = 0
   if (typed) out[at++] = txType
   writeItem(out, at, fields)
@@ -39,9 +39,7 @@ export function encodeTxReceipt(receipt: TxReceipt, txType: number): Uint8Array 
 }
 
 function itemLength(item: Item): number {
-  if (item instanceof Uint8Array) return item.length === 1 && item[0]! < 0x80 ? 1 : prefixLength(item.length) + item.length
-  const payload = payloadLength(item)
-  return prefixLength(payload) + payload
+  return item instanceof Uint8Array ? stringLength(item) : listLength(payloadLength(item))
 }
 
 function payloadLength(items: readonly Item[]): number {
@@ -50,35 +48,17 @@ function payloadLength(items: readonly Item[]): number {
   return length
 }
 
-function prefixLength(length: number): number {
-  let n = 1
-  if (length >= 56) for (let v = length; v > 0; v = Math.floor(v / 256)) n++
-  return n
-}
-
 function writeItem(out: Uint8Array, at: number, item: Item): number {
   if (item instanceof Uint8Array) {
     if (item.length === 1 && item[0]! < 0x80) {
       out[at] = item[0]!
       return at + 1
     }
-    at = writePrefix(out, at, item.length, 0x80)
+    at = writeLengthPrefix(out, at, item.length, 0x80)
     out.set(item, at)
     return at + item.length
   }
-  at = writePrefix(out, at, payloadLength(item), 0xc0)
+  at = writeLengthPrefix(out, at, payloadLength(item), 0xc0)
   for (const child of item) at = writeItem(out, at, child)
   return at
-}
-
-/** Writes the prefix of a string (`base` 0x80) or list (0xc0) of `length` bytes. */
-function writePrefix(out: Uint8Array, at: number, length: number, base: number): number {
-  if (length < 56) {
-    out[at] = base + length
-    return at + 1
-  }
-  const n = prefixLength(length) - 1
-  out[at] = base + 55 + n
-  for (let i = n, v = length; i >= 1; i--, v = Math.floor(v / 256)) out[at + i] = v % 256
-  return at + 1 + n
 }
