@@ -18,6 +18,7 @@ import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 as nobleKeccak256 } from '@noble/hashes/sha3.js'
 import type { CustomCrypto } from '@ethereumjs/common'
 import type { KZG } from '@ethereumjs/util'
+import { fromLatin1, sliceLatin1, toLatin1, writeLatin1, type Latin1 } from './latin1.js'
 
 // The KZG modules and the native binding are loaded with `require`, not `import`: ethereumjs calls
 // `kzg` and `ecrecover` synchronously (decoding a blob transaction, recovering a sender), so a
@@ -226,6 +227,8 @@ const nativeEcsign: Ecsign = (message, secretKey, opts) => {
 // hash-wasm's hasher is used as before (compiled asynchronously, ~3 ms after the first
 // `createCustomCrypto()`).
 let wasmKeccak: ((msg: Uint8Array) => Uint8Array) | undefined
+/** The direct module's keccak over latin1 strings (see `latin1KeccakFor`). */
+let wasmLatin1Keccak: ((data: Latin1) => Latin1) | undefined
 let wasmKeccakIsDirect = false
 let wasmKeccakSettled: Promise<void> | undefined
 
@@ -262,7 +265,8 @@ function directWasmKeccak(): ((msg: Uint8Array) => Uint8Array) | undefined {
   if (typeof exports.Hash_Calculate !== 'function' || typeof exports.Hash_GetBuffer !== 'function') return undefined
   const at = exports.Hash_GetBuffer()
   let buffer = new Uint8Array(exports.memory.buffer, at, KECCAK_BUFFER)
-  return (msg) => {
+  let memory = new Uint8Array(exports.memory.buffer)
+  const hash = (msg: Uint8Array): Uint8Array => {
     // A grown memory detaches the old view (nothing here grows it; cheap to check).
     if (buffer.byteLength === 0) buffer = new Uint8Array(exports.memory.buffer, at, KECCAK_BUFFER)
     if (msg.length <= KECCAK_BUFFER) {
@@ -279,6 +283,14 @@ function directWasmKeccak(): ((msg: Uint8Array) => Uint8Array) | undefined {
     }
     return buffer.slice(0, 32)
   }
+  wasmLatin1Keccak = (data) => {
+    if (data.length > KECCAK_BUFFER) return toLatin1(hash(fromLatin1(data)))
+    if (memory.byteLength === 0) memory = new Uint8Array(exports.memory.buffer)
+    writeLatin1(memory, at, data)
+    exports.Hash_Calculate(data.length, KECCAK_BITS, KECCAK_PADDING)
+    return sliceLatin1(memory, at, at + 32)
+  }
+  return hash
 }
 
 function startWasmKeccak(): void {
@@ -334,6 +346,16 @@ export function keccakBackend(): KeccakBackend {
 /** Whether the WebAssembly keccak is hash-wasm's module called directly (not through its hasher). */
 export function keccakIsDirect(): boolean {
   return wasmKeccakIsDirect
+}
+
+/**
+ * keccak256 of bytes held as a latin1 string, answered as one (what the state tries hash), when
+ * `keccak` is the one {@link createCustomCrypto} gives and hash-wasm's module is called directly:
+ * the input written into the module's memory and the digest read out of it, with no Uint8Array
+ * on the way. Undefined otherwise (the caller converts).
+ */
+export function latin1KeccakFor(keccak: (msg: Uint8Array) => Uint8Array): ((data: Latin1) => Latin1) | undefined {
+  return keccak === fastKeccak256 && wasmKeccakIsDirect ? wasmLatin1Keccak : undefined
 }
 
 const fastKeccak256 = (msg: Uint8Array): Uint8Array => {

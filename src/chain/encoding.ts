@@ -87,16 +87,19 @@ export function encodeFlatList(items: readonly Uint8Array[]): Uint8Array {
   for (const item of items) payload += stringLength(item)
   const out = new Uint8Array(lengthPrefixLength(payload) + payload)
   let at = writeLengthPrefix(out, 0, payload, 0xc0)
-  for (const item of items) {
-    if (item.length === 1 && item[0]! < 0x80) {
-      out[at++] = item[0]!
-      continue
-    }
-    at = writeLengthPrefix(out, at, item.length, 0x80)
-    out.set(item, at)
-    at += item.length
-  }
+  for (const item of items) at = writeString(out, at, item)
   return out
+}
+
+/** Writes the RLP of one byte string into `out` at `at`; gives the offset after it. */
+export function writeString(out: Uint8Array, at: number, item: Uint8Array): number {
+  if (item.length === 1 && item[0]! < 0x80) {
+    out[at] = item[0]!
+    return at + 1
+  }
+  at = writeLengthPrefix(out, at, item.length, 0x80)
+  out.set(item, at)
+  return at + item.length
 }
 
 /** The length of the RLP of a list whose items' encodings take `payload` bytes together. */

@@ -6,9 +6,9 @@
  * state, its history and committing to `state.ts`, the tries themselves to `trie.ts`.
  */
 import { KECCAK256_RLP } from '@ethereumjs/util'
-import { encodeAccount, encodeString, equal, sameAccount } from './encoding.js'
+import { encodeAccount, equal, sameAccount } from './encoding.js'
 import { toLatin1, type Latin1 } from './latin1.js'
-import { trieDelete, trieRoot, trieSet, type NibblePath, type StorageTries, type TrieNode, type Tries } from './trie.js'
+import { rlpLatin1, trieDelete, trieRoot, trieSet, trieSetLatin1, type NibblePath, type StorageTries, type TrieNode, type Tries } from './trie.js'
 import type { AccountRecord } from './types.js'
 
 /** The net effect of a block (or of a test-control write) on the state. */
@@ -50,57 +50,92 @@ export interface RootBase {
 
 /** The roots `changes` give on top of the head state `on`; its tries are persistent, so its root stays valid. */
 export function computeRoot(on: RootBase, changes: StateChanges): ComputedRoot {
-  const accounts = new Map<string, AccountRecord | null>()
-  const base = on.tries
-  let accountTrie = base.accounts
-  let storageChanges: Map<string, TrieNode | null> | undefined
-  const setStorageTrie = (address: string, trie: TrieNode | undefined) => {
-    storageChanges ??= new Map()
-    storageChanges.set(address, trie ?? null)
+  const run = new RootRun(on, changes)
+  // Every touched address once, in the order a Set of them all would give, without building it.
+  for (const address of changes.accounts.keys()) run.visit(address)
+  for (const address of changes.storage.keys()) if (!changes.accounts.has(address)) run.visit(address)
+  for (const address of changes.cleared) if (!changes.accounts.has(address) && !changes.storage.has(address)) run.visit(address)
+  return run.result()
+}
+
+/**
+ * One root computation: the account trie and the storage tries as they change, address by address.
+ * Writes that change nothing are skipped, not replayed into the tries: every block's system calls
+ * write zeros over zeros (EIP-7002/7251 queues) and touch accounts they leave as they were, and a
+ * trie update, even a no-op one, re-hashes its whole path. Small methods, not one closure: V8
+ * compiles each early, with the feedback of its own few paths.
+ */
+class RootRun {
+  readonly #on: RootBase
+  readonly #changes: StateChanges
+  readonly #accounts = new Map<string, AccountRecord | null>()
+  #accountTrie: TrieNode | undefined
+  #storageChanges: Map<string, TrieNode | null> | undefined
+
+  constructor(on: RootBase, changes: StateChanges) {
+    this.#on = on
+    this.#changes = changes
+    this.#accountTrie = on.tries.accounts
   }
-  // Writes that change nothing are skipped, not replayed into the tries: every block's system
-  // calls write zeros over zeros (EIP-7002/7251 queues) and touch accounts they leave as they
-  // were, and a trie update, even a no-op one, re-hashes its whole path.
-  const visit = (address: string) => {
-    const changed = changes.accounts.get(address)
-    const head = on.accounts.get(address)
-    if (changed === null) {
-      accounts.set(address, null)
-      if (head !== undefined) accountTrie = trieDelete(accountTrie, on.path(address))
-      if (base.storage.has(address)) setStorageTrie(address, undefined)
-      return
-    }
+
+  visit(address: string): void {
+    const changed = this.#changes.accounts.get(address)
+    const head = this.#on.accounts.get(address)
+    if (changed === null) return this.#delete(address, head)
     const current = changed ?? head
     if (current === undefined) return // storage written to an account that does not exist: nothing to store
-    const cleared = changes.cleared.has(address)
-    let storageRoot = cleared ? KECCAK256_RLP : (head?.storageRoot ?? KECCAK256_RLP)
-    if (cleared && base.storage.has(address)) setStorageTrie(address, undefined)
-    const writes = changes.storage.get(address)
-    if (writes !== undefined && writes.size > 0) {
-      const slots = cleared ? undefined : on.storage.get(address)
-      const before = cleared ? undefined : base.storage.get(address)
-      let storageTrie = before
-      for (const [slot, value] of writes) {
-        if ((slots?.get(slot) ?? '') === toLatin1(value)) continue
-        storageTrie = value.length === 0 ? trieDelete(storageTrie, on.path(slot)) : trieSet(storageTrie, on.path(slot), encodeString(value))
-      }
-      if (storageTrie !== before) {
-        setStorageTrie(address, storageTrie)
-        storageRoot = trieRoot(storageTrie, on.keccak)
-      }
-    }
+    const storageRoot = this.#storageRoot(address, head)
     // A literal, not a spread: V8 builds a spread copy on its slow path (see `leanEvm.ts`).
     const record: AccountRecord = equal(current.storageRoot, storageRoot) ? current : { nonce: current.nonce, balance: current.balance, storageRoot, codeHash: current.codeHash, codeSize: current.codeSize }
-    accounts.set(address, record)
+    this.#accounts.set(address, record)
     if (head !== undefined && sameAccount(head, record)) return
-    accountTrie = trieSet(accountTrie, on.path(address), encodeAccount(record))
+    this.#accountTrie = trieSet(this.#accountTrie, this.#on.path(address), encodeAccount(record))
   }
-  // Every touched address once, in the order a Set of them all would give, without building it.
-  for (const address of changes.accounts.keys()) visit(address)
-  for (const address of changes.storage.keys()) if (!changes.accounts.has(address)) visit(address)
-  for (const address of changes.cleared) if (!changes.accounts.has(address) && !changes.storage.has(address)) visit(address)
-  const tries: Tries = { accounts: accountTrie, storage: storageChanges === undefined ? base.storage : withChanges(base.storage, storageChanges) }
-  return { root: accountTrie === base.accounts ? on.root : trieRoot(accountTrie, on.keccak), accounts, tries, base }
+
+  result(): ComputedRoot {
+    const on = this.#on
+    const base = on.tries
+    const accountTrie = this.#accountTrie
+    const storage = this.#storageChanges === undefined ? base.storage : withChanges(base.storage, this.#storageChanges)
+    const root = accountTrie === base.accounts ? on.root : trieRoot(accountTrie, on.keccak)
+    return { root, accounts: this.#accounts, tries: { accounts: accountTrie, storage }, base }
+  }
+
+  #delete(address: string, head: AccountRecord | undefined): void {
+    this.#accounts.set(address, null)
+    if (head !== undefined) this.#accountTrie = trieDelete(this.#accountTrie, this.#on.path(address))
+    if (this.#on.tries.storage.has(address)) this.#setStorageTrie(address, undefined)
+  }
+
+  /** The account's storage root after its writes (and wipe), its storage trie updated on the way. */
+  #storageRoot(address: string, head: AccountRecord | undefined): Uint8Array {
+    const base = this.#on.tries.storage
+    const cleared = this.#changes.cleared.has(address)
+    if (cleared && base.has(address)) this.#setStorageTrie(address, undefined)
+    const storageRoot = cleared ? KECCAK256_RLP : (head?.storageRoot ?? KECCAK256_RLP)
+    const writes = this.#changes.storage.get(address)
+    if (writes === undefined || writes.size === 0) return storageRoot
+    const before = cleared ? undefined : base.get(address)
+    const after = writeSlots(this.#on, before, writes, cleared ? undefined : this.#on.storage.get(address))
+    if (after === before) return storageRoot
+    this.#setStorageTrie(address, after)
+    return trieRoot(after, this.#on.keccak)
+  }
+
+  #setStorageTrie(address: string, trie: TrieNode | undefined): void {
+    this.#storageChanges ??= new Map()
+    this.#storageChanges.set(address, trie ?? null)
+  }
+}
+
+/** `trie` with the slot writes that change a value of `slots` (the head's, none if wiped) applied. */
+function writeSlots(on: RootBase, trie: TrieNode | undefined, writes: ReadonlyMap<string, Uint8Array>, slots: ReadonlyMap<string, Latin1> | undefined): TrieNode | undefined {
+  for (const [slot, bytes] of writes) {
+    const value = toLatin1(bytes)
+    if ((slots?.get(slot) ?? '') === value) continue
+    trie = value.length === 0 ? trieDelete(trie, on.path(slot)) : trieSetLatin1(trie, on.path(slot), rlpLatin1(value))
+  }
+  return trie
 }
 
 /**

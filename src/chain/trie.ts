@@ -13,11 +13,19 @@
  * replaced node; mining spent about a fifth of its time there. Here nodes are plain immutable
  * objects that cache their own hash once computed, and a replaced node is garbage for V8 to collect.
  *
- * Values, refs and leaf keys are held as latin1 strings (one char per byte), not Uint8Arrays: a
- * 32-byte Uint8Array costs about 240 bytes of heap, the string 48, and every storage slot keeps a
- * leaf (its key and value) and about 1.4 refs alive for as long as it exists.
+ * Values, refs, leaf keys and the encodings hashed are latin1 strings (one char per byte), not
+ * Uint8Arrays: a 32-byte Uint8Array costs about 240 bytes of heap, the string 48, and every storage
+ * slot keeps a leaf (its key and value) and about 1.4 refs alive for as long as it exists. A node's
+ * encoding is its children's refs joined, and hashed as it is (`latin1Keccak`): a branch costs one
+ * copy into the hasher rather than sixteen.
+ *
+ * Each step is a small function of its own (a kind of node, a rare split): V8 compiles small
+ * functions with complete type feedback early, where one large one ran unoptimised for the first
+ * few hundred blocks of a chain and was dropped again each time a rare path first ran.
  */
-import { fromLatin1, toLatin1, writeLatin1, type Latin1 } from './latin1.js'
+import { latin1KeccakFor } from './crypto.js'
+import { listLength, stringLength, writeLengthPrefix, writeString } from './encoding.js'
+import { fromLatin1, sliceLatin1, toLatin1, type Latin1 } from './latin1.js'
 
 /**
  * Keys are strings of hex nibbles (`0-9a-f`), all of the same length in one trie (state keys are
@@ -41,7 +49,10 @@ export interface StorageTries {
   values(): Iterable<TrieNode>
 }
 
-/** A node: immutable once made. `ref` is its hash, or its encoding when under 32 bytes, once computed. */
+/**
+ * A node: immutable once made. `ref` is its hash, or its encoding when under 32 bytes, once
+ * computed; until then the empty string (never a ref), so the field only ever holds strings.
+ */
 export type TrieNode = Leaf | Extension | Branch
 
 interface Leaf {
@@ -53,28 +64,34 @@ interface Leaf {
   readonly key: Bytes
   /** The stored value (already encoded by the caller, e.g. an account's RLP). */
   readonly value: Bytes
-  ref: Bytes | undefined
+  ref: Bytes
 }
 
 interface Extension {
   readonly kind: 1
   readonly path: NibblePath
   readonly child: Branch
-  ref: Bytes | undefined
+  ref: Bytes
 }
 
 interface Branch {
   readonly kind: 2
   readonly children: readonly (TrieNode | undefined)[]
-  ref: Bytes | undefined
+  ref: Bytes
 }
 
 type Keccak = (data: Uint8Array) => Uint8Array
+/** keccak256 of bytes held as latin1, answered as latin1. */
+type Hash = (data: Bytes) => Bytes
 
+const NOT_HASHED = ''
+
+// One site per kind of node, so that every node of a kind has the same shape.
+const leafNode = (key: Bytes, value: Bytes): Leaf => ({ kind: 0, key, value, ref: NOT_HASHED })
+const extension = (path: NibblePath, child: Branch): Extension => ({ kind: 1, path, child, ref: NOT_HASHED })
+const branch = (children: (TrieNode | undefined)[]): Branch => ({ kind: 2, children, ref: NOT_HASHED })
 /** A leaf for the nibbles of `path` from `at` on. */
-const leaf = (path: NibblePath, at: number, value: Bytes): Leaf => ({ kind: 0, key: toLatin1(hexPrefix(path, at, true)), value, ref: undefined })
-const extension = (path: NibblePath, child: Branch): Extension => ({ kind: 1, path, child, ref: undefined })
-const branch = (children: (TrieNode | undefined)[]): Branch => ({ kind: 2, children, ref: undefined })
+const leaf = (path: NibblePath, at: number, value: Bytes): Leaf => leafNode(hexPrefix(path, at, true), value)
 
 const HEX = '0123456789abcdef'
 
@@ -96,44 +113,62 @@ export function trieSet(root: TrieNode | undefined, path: NibblePath, value: Uin
   return set(root, path, 0, toLatin1(value))
 }
 
+/** `trieSet` with the value already in latin1 form (a storage slot's RLP, as `rlpLatin1` gives it). */
+export function trieSetLatin1(root: TrieNode | undefined, path: NibblePath, value: Latin1): TrieNode {
+  return set(root, path, 0, value)
+}
+
 /**
- * `root` (the node at nibble `at` of `path`) with `path` set to `value`. Paths are read from an
+ * `node` (the node at nibble `at` of `path`) with `path` set to `value`. Paths are read from an
  * offset rather than sliced level by level, and a leaf whose key is `path` keeps its encoded key:
  * updating what exists, the common case, makes no string but the new nodes.
  */
-function set(root: TrieNode | undefined, path: NibblePath, at: number, value: Bytes): TrieNode {
-  if (root === undefined) return leaf(path, at, value)
-  switch (root.kind) {
-    case 0: {
-      if (leafKeyIs(root, path, at)) return root.value === value ? root : { kind: 0, key: root.key, value, ref: undefined }
-      const rest = leafPath(root)
-      const c = commonPrefix(rest, 0, path, at)
-      const children: (TrieNode | undefined)[] = new Array(16).fill(undefined)
-      children[nibble(rest, c)] = leaf(rest, c + 1, root.value)
-      children[nibble(path, at + c)] = leaf(path, at + c + 1, value)
-      return c === 0 ? branch(children) : extension(path.slice(at, at + c), branch(children))
-    }
-    case 1: {
-      const c = commonPrefix(root.path, 0, path, at)
-      if (c === root.path.length) {
-        const child = set(root.child, path, at + c, value) as Branch
-        return child === root.child ? root : extension(root.path, child)
-      }
-      const children: (TrieNode | undefined)[] = new Array(16).fill(undefined)
-      children[nibble(root.path, c)] = c + 1 === root.path.length ? root.child : extension(root.path.slice(c + 1), root.child)
-      children[nibble(path, at + c)] = leaf(path, at + c + 1, value)
-      return c === 0 ? branch(children) : extension(path.slice(at, at + c), branch(children))
-    }
-    case 2: {
-      const i = nibble(path, at)
-      const before = root.children[i]
-      const after = set(before, path, at + 1, value)
-      if (after === before) return root
-      const children = root.children.slice()
-      children[i] = after
-      return branch(children)
-    }
+function set(node: TrieNode | undefined, path: NibblePath, at: number, value: Bytes): TrieNode {
+  if (node === undefined) return leaf(path, at, value)
+  if (node.kind === 2) return setInBranch(node, path, at, value)
+  if (node.kind === 0) return setInLeaf(node, path, at, value)
+  return setInExtension(node, path, at, value)
+}
+
+function setInBranch(node: Branch, path: NibblePath, at: number, value: Bytes): Branch {
+  const i = nibble(path, at)
+  const before = node.children[i]
+  const after = set(before, path, at + 1, value)
+  if (after === before) return node
+  const children = node.children.slice()
+  children[i] = after
+  return branch(children)
+}
+
+function setInLeaf(node: Leaf, path: NibblePath, at: number, value: Bytes): TrieNode {
+  if (!leafKeyIs(node, path, at)) return splitLeaf(node, path, at, value)
+  return node.value === value ? node : leafNode(node.key, value)
+}
+
+/** A leaf and a new key below it that part after `c` common nibbles: a branch, under an extension of those. */
+function splitLeaf(node: Leaf, path: NibblePath, at: number, value: Bytes): TrieNode {
+  const rest = leafPath(node)
+  const c = commonPrefix(rest, 0, path, at)
+  const children = emptyChildren()
+  children[nibble(rest, c)] = leaf(rest, c + 1, node.value)
+  children[nibble(path, at + c)] = leaf(path, at + c + 1, value)
+  return c === 0 ? branch(children) : extension(path.slice(at, at + c), branch(children))
+}
+
+function setInExtension(node: Extension, path: NibblePath, at: number, value: Bytes): TrieNode {
+  const c = commonPrefix(node.path, 0, path, at)
+  if (c === node.path.length) {
+    const child = setInBranch(node.child, path, at + c, value)
+    return child === node.child ? node : extension(node.path, child)
   }
+  const children = emptyChildren()
+  children[nibble(node.path, c)] = c + 1 === node.path.length ? node.child : extension(node.path.slice(c + 1), node.child)
+  children[nibble(path, at + c)] = leaf(path, at + c + 1, value)
+  return c === 0 ? branch(children) : extension(path.slice(at, at + c), branch(children))
+}
+
+function emptyChildren(): (TrieNode | undefined)[] {
+  return new Array<TrieNode | undefined>(16).fill(undefined)
 }
 
 /** `root` without `path` (itself when the key is absent); `root` itself is unchanged. */
@@ -183,9 +218,13 @@ function prefixed(path: NibblePath, node: TrieNode): TrieNode {
 /** The root hash of a trie (keccak256 of the empty string's RLP for an empty one). */
 export function trieRoot(root: TrieNode | undefined, keccak: Keccak): Uint8Array {
   if (root === undefined) return keccak(EMPTY_STRING_RLP)
-  const ref = refOf(root, keccak)
-  return ref.length === 32 ? fromLatin1(ref) : keccak(fromLatin1(ref))
+  const hash = latin1Keccak(keccak)
+  const ref = refOf(root, hash)
+  return fromLatin1(ref.length === 32 ? ref : hash(ref))
 }
+
+/** Where `singleKeyRoot` encodes its leaf: hashing is all the encoding is for. */
+let scratch = new Uint8Array(1024)
 
 /**
  * The root of a trie that holds `value` under `path` alone: the hash of its one leaf (hashed even
@@ -193,14 +232,14 @@ export function trieRoot(root: TrieNode | undefined, keccak: Keccak): Uint8Array
  * automined block are such tries: their root without the latin1 copies a kept node makes.
  */
 export function singleKeyRoot(path: NibblePath, value: Uint8Array, keccak: Keccak): Uint8Array {
-  const key = hexPrefix(path, 0, true)
-  const pathLength = stringItemLength(key)
-  const valueLength = stringItemLength(value)
-  const out = output(listHeaderLength(pathLength + valueLength) + pathLength + valueLength)
-  let at = writeListHeader(out, 0, pathLength + valueLength)
-  at = writeStringItem(out, at, key)
-  writeStringItem(out, at, value)
-  return keccak(out)
+  const key = fromLatin1(hexPrefix(path, 0, true))
+  const payload = stringLength(key) + stringLength(value)
+  const length = listLength(payload)
+  if (length > scratch.length) scratch = new Uint8Array(Math.max(length, 2 * scratch.length))
+  let at = writeLengthPrefix(scratch, 0, payload, 0xc0)
+  at = writeString(scratch, at, key)
+  writeString(scratch, at, value)
+  return keccak(scratch.subarray(0, length))
 }
 
 /** The value at `path`, if any. */
@@ -216,11 +255,11 @@ export function trieGet(root: TrieNode | undefined, path: NibblePath): Uint8Arra
  * is proven by no node.
  */
 export function trieProof(root: TrieNode | undefined, path: NibblePath, keccak: Keccak): Uint8Array[] {
+  const hash = latin1Keccak(keccak)
   const proof: Uint8Array[] = []
   walk(root, path, (node) => {
-    const encoded = encode(node, keccak)
-    // A copy: `encode` answers in a buffer the next node's encoding reuses.
-    if (proof.length === 0 || encoded.length >= 32) proof.push(encoded.slice())
+    const encoded = encode(node, hash)
+    if (proof.length === 0 || encoded.length >= 32) proof.push(fromLatin1(encoded))
   })
   return proof
 }
@@ -268,89 +307,103 @@ export function* trieEntries(root: TrieNode | undefined, prefix: NibblePath = ''
 // --- encoding -------------------------------------------------------------------------------------
 
 const EMPTY_STRING_RLP = Uint8Array.of(0x80)
+/** The RLP of an empty string: an absent child, and a branch's (always empty) value. */
+const EMPTY_ITEM = '\x80'
+/** The prefix of a 32-byte string: a hashed child's ref as an item of its parent. */
+const HASH_PREFIX = '\xa0'
+
+let lastKeccak: Keccak | undefined
+let lastHash: Hash = (data) => data
+
+/** `keccak` over latin1 (the WebAssembly module's own, when `keccak` is `crypto.ts`'s), remembered for the next call. */
+function latin1Keccak(keccak: Keccak): Hash {
+  if (keccak !== lastKeccak) {
+    lastHash = latin1KeccakFor(keccak) ?? ((data) => toLatin1(keccak(fromLatin1(data))))
+    lastKeccak = keccak
+  }
+  return lastHash
+}
 
 /** The node's hash, or its RLP encoding when that is under 32 bytes (then embedded in the parent). */
-function refOf(node: TrieNode, keccak: Keccak): Bytes {
-  let ref = node.ref
-  if (ref === undefined) {
-    const encoded = encode(node, keccak)
-    ref = toLatin1(encoded.length < 32 ? encoded : keccak(encoded))
-    node.ref = ref
-  }
-  return ref
+function refOf(node: TrieNode, hash: Hash): Bytes {
+  const ref = node.ref
+  if (ref !== NOT_HASHED) return ref
+  const encoded = encode(node, hash)
+  return (node.ref = encoded.length < 32 ? encoded : hash(encoded))
 }
 
-/** Bytes of `ref` as an item of the parent's list: a 32-byte hash as a string, an embedded node as it is. */
-function refItemLength(ref: Bytes): number {
-  return ref.length === 32 ? 33 : ref.length
+/** The node's RLP encoding. */
+function encode(node: TrieNode, hash: Hash): Bytes {
+  if (node.kind === 2) return encodeBranch(node, hash)
+  if (node.kind === 0) return encodeLeaf(node)
+  return encodeExtension(node, hash)
 }
 
-function writeRefItem(out: Uint8Array, at: number, ref: Bytes): number {
-  if (ref.length === 32) {
-    out[at++] = 0xa0
-  }
-  return writeLatin1(out, at, ref)
+function encodeLeaf(node: Leaf): Bytes {
+  const { key, value } = node
+  return listPrefix(itemLength(key) + itemLength(value)) + stringItem(key) + stringItem(value)
 }
 
-/**
- * Where nodes are encoded: hashing is all a node's encoding is for (its ref keeps the hash, or a
- * copy when under 32 bytes), so one buffer serves every node rather than a new array each.
- */
-let scratch = new Uint8Array(1024)
-
-/** `length` bytes of the shared buffer, for one encoding; valid until the next `encode`. */
-function output(length: number): Uint8Array {
-  if (length > scratch.length) scratch = new Uint8Array(Math.max(length, 2 * scratch.length))
-  return scratch.subarray(0, length)
+function encodeExtension(node: Extension, hash: Hash): Bytes {
+  const path = hexPrefix(node.path, 0, false)
+  const child = refItem(refOf(node.child, hash))
+  return listPrefix(itemLength(path) + child.length) + stringItem(path) + child
 }
 
-/**
- * The node's RLP encoding, in the shared buffer (valid until the next call: copy what is kept).
- * The children's refs are all computed before anything is written, so the nested encodings they
- * may need are done with the buffer by then.
- */
-function encode(node: TrieNode, keccak: Keccak): Uint8Array {
-  switch (node.kind) {
-    case 0: {
-      const pathLength = stringItemLength(node.key)
-      const valueLength = stringItemLength(node.value)
-      const out = output(listHeaderLength(pathLength + valueLength) + pathLength + valueLength)
-      let at = writeListHeader(out, 0, pathLength + valueLength)
-      at = writeStringItem(out, at, node.key)
-      writeStringItem(out, at, node.value)
-      return out
+/** 16 children, then the (always empty) value: the children's refs joined, each computed on the way. */
+function encodeBranch(node: Branch, hash: Hash): Bytes {
+  const children = node.children
+  let payload = ''
+  for (let i = 0; i < 16; i++) {
+    const child = children[i]
+    if (child === undefined) {
+      payload += EMPTY_ITEM
+      continue
     }
-    case 1: {
-      const path = hexPrefix(node.path, 0, false)
-      const pathLength = stringItemLength(path)
-      const childRef = refOf(node.child, keccak)
-      const childLength = refItemLength(childRef)
-      const out = output(listHeaderLength(pathLength + childLength) + pathLength + childLength)
-      let at = writeListHeader(out, 0, pathLength + childLength)
-      at = writeStringItem(out, at, path)
-      writeRefItem(out, at, childRef)
-      return out
-    }
-    case 2: {
-      // 16 children, then the (always empty) value. `refOf` leaves each child's ref on the child,
-      // where the second pass reads it: no array of refs per branch.
-      const children = node.children
-      let payload = 1
-      for (let i = 0; i < 16; i++) {
-        const child = children[i]
-        payload += child === undefined ? 1 : refItemLength(refOf(child, keccak))
-      }
-      const out = output(listHeaderLength(payload) + payload)
-      let at = writeListHeader(out, 0, payload)
-      for (let i = 0; i < 16; i++) {
-        const child = children[i]
-        if (child === undefined) out[at++] = 0x80
-        else at = writeRefItem(out, at, child.ref!)
-      }
-      out[at] = 0x80
-      return out
-    }
+    const ref = refOf(child, hash)
+    if (ref.length === 32) payload += HASH_PREFIX
+    payload += ref
   }
+  payload += EMPTY_ITEM
+  return listPrefix(payload.length) + payload
+}
+
+/** A child's ref as an item of its parent: a 32-byte hash as a string, an embedded node as it is. */
+function refItem(ref: Bytes): Bytes {
+  return ref.length === 32 ? HASH_PREFIX + ref : ref
+}
+
+function itemLength(bytes: Bytes): number {
+  if (bytes.length === 1 && bytes.charCodeAt(0) < 0x80) return 1
+  return prefixLength(bytes.length) + bytes.length
+}
+
+function stringItem(bytes: Bytes): Bytes {
+  if (bytes.length === 1 && bytes.charCodeAt(0) < 0x80) return bytes
+  return lengthPrefix(bytes.length, 0x80) + bytes
+}
+
+/** The RLP of a byte string held as latin1 (a storage slot's value in its trie). */
+export function rlpLatin1(bytes: Latin1): Latin1 {
+  return stringItem(bytes)
+}
+
+function listPrefix(payload: number): Bytes {
+  return lengthPrefix(payload, 0xc0)
+}
+
+function prefixLength(length: number): number {
+  let n = 1
+  if (length >= 56) for (let v = length; v > 0; v = Math.floor(v / 256)) n++
+  return n
+}
+
+/** The prefix of a string (`base` 0x80) or list (0xc0) of `length` bytes. */
+function lengthPrefix(length: number, base: number): Bytes {
+  if (length < 56) return String.fromCharCode(base + length)
+  let digits = ''
+  for (let v = length; v > 0; v = Math.floor(v / 256)) digits = String.fromCharCode(v % 256) + digits
+  return String.fromCharCode(base + 55 + digits.length) + digits
 }
 
 /** The nibbles of a leaf's key: its hex-prefix encoding read back (odd flag set: one nibble in the first byte). */
@@ -375,10 +428,15 @@ function leafKeyIs(node: Leaf, path: NibblePath, at: number): boolean {
   return true
 }
 
+/** Where `hexPrefix` packs nibbles before they become a string. */
+let packed = new Uint8Array(64)
+
 /** Hex-prefix (compact) encoding of the nibbles of `path` from `from` on, with the leaf flag. */
-function hexPrefix(path: NibblePath, from: number, isLeaf: boolean): Uint8Array {
+function hexPrefix(path: NibblePath, from: number, isLeaf: boolean): Bytes {
   const odd = (path.length - from) & 1
-  const out = new Uint8Array(((path.length - from) >> 1) + 1)
+  const length = ((path.length - from) >> 1) + 1
+  if (length > packed.length) packed = new Uint8Array(2 * length)
+  const out = packed
   out[0] = ((isLeaf ? 2 : 0) + odd) << 4
   let i = from
   let at = 1
@@ -387,61 +445,5 @@ function hexPrefix(path: NibblePath, from: number, isLeaf: boolean): Uint8Array 
     i++
   }
   for (; i < path.length; i += 2) out[at++] = (nibble(path, i) << 4) | nibble(path, i + 1)
-  return out
-}
-
-/** The first byte of some bytes, either form. */
-function firstByte(bytes: Uint8Array | Bytes): number | undefined {
-  return typeof bytes === 'string' ? bytes.charCodeAt(0) : bytes[0]
-}
-
-function stringItemLength(bytes: Uint8Array | Bytes): number {
-  if (bytes.length === 1 && firstByte(bytes)! < 0x80) return 1
-  if (bytes.length < 56) return 1 + bytes.length
-  return 1 + byteLengthOf(bytes.length) + bytes.length
-}
-
-function writeStringItem(out: Uint8Array, at: number, bytes: Uint8Array | Bytes): number {
-  if (bytes.length === 1 && firstByte(bytes)! < 0x80) {
-    out[at] = firstByte(bytes)!
-    return at + 1
-  }
-  if (bytes.length < 56) {
-    out[at++] = 0x80 + bytes.length
-  } else {
-    const n = byteLengthOf(bytes.length)
-    out[at++] = 0xb7 + n
-    at = writeLength(out, at, bytes.length, n)
-  }
-  if (typeof bytes === 'string') return writeLatin1(out, at, bytes)
-  out.set(bytes, at)
-  return at + bytes.length
-}
-
-function listHeaderLength(payload: number): number {
-  return payload < 56 ? 1 : 1 + byteLengthOf(payload)
-}
-
-function writeListHeader(out: Uint8Array, at: number, payload: number): number {
-  if (payload < 56) {
-    out[at] = 0xc0 + payload
-    return at + 1
-  }
-  const n = byteLengthOf(payload)
-  out[at++] = 0xf7 + n
-  return writeLength(out, at, payload, n)
-}
-
-function byteLengthOf(length: number): number {
-  let n = 0
-  for (let v = length; v > 0; v = Math.floor(v / 256)) n++
-  return n
-}
-
-function writeLength(out: Uint8Array, at: number, length: number, n: number): number {
-  for (let i = n - 1; i >= 0; i--) {
-    out[at + i] = length & 0xff
-    length = Math.floor(length / 256)
-  }
-  return at + n
+  return sliceLatin1(out, 0, length)
 }
