@@ -7,6 +7,7 @@
  * Leaves to others: everything with state in it.
  */
 import { KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
+import { sliceLatin1, toLatin1, type Latin1 } from './latin1.js'
 import type { AccountRecord } from './types.js'
 
 type HexSlice = (this: Uint8Array, start: number, end: number) => string
@@ -35,14 +36,51 @@ export function encodeAccount(record: AccountRecord): Uint8Array {
   return encodeFlatList([nonce, balance, storageRoot, codeHash])
 }
 
+/** Where `accountLeaf` writes: an account's leaf is 70 to 110 bytes. */
+const leafScratch = new Uint8Array(112)
+
+/**
+ * `encodeAccount`'s bytes in the latin1 form the state tries keep (see `latin1.ts`), written in one
+ * buffer: no array per field or per account, for the five or so accounts every block changes.
+ */
+export function accountLeaf(record: AccountRecord): Latin1 {
+  if (record.balance >= WORD_LIMIT || record.nonce >= WORD_LIMIT) return toLatin1(encodeAccount(record))
+  // Nonce, balance and the two 33-byte items: 68 to 108 bytes, so a two-byte list prefix.
+  let at = writeInteger(leafScratch, 2, record.nonce)
+  at = writeInteger(leafScratch, at, record.balance)
+  at = writeString(leafScratch, at, record.storageRoot)
+  at = writeString(leafScratch, at, record.codeHash)
+  leafScratch[0] = 0xf8
+  leafScratch[1] = at - 2
+  return sliceLatin1(leafScratch, 0, at)
+}
+
+/** Writes a non-negative integer under 2^256 as an RLP string (big-endian, no leading zeros); gives the offset after it. */
+function writeInteger(out: Uint8Array, at: number, value: bigint): number {
+  if (value < 0x80n) {
+    out[at] = value === 0n ? 0x80 : Number(value)
+    return at + 1
+  }
+  if (value < SMALL_LIMIT) {
+    let n = Number(value)
+    const length = byteLength(n)
+    out[at] = 0x80 + length
+    for (let i = at + length; i > at; i--, n = Math.floor(n / 256)) out[i] = n % 256
+    return at + 1 + length
+  }
+  const first = intoWordScratch(value)
+  out[at++] = 0x80 + 32 - first
+  for (let i = first; i < 32; i++) out[at++] = wordScratch[i]!
+  return at
+}
+
 /** A non-negative integer as RLP holds it: big-endian bytes without leading zeros (none for zero). */
 export function unpadded(value: bigint): Uint8Array {
   if (value === 0n) return EMPTY_BYTES
   // Nonces and small balances (under 2^48) without a hex string: byte by byte from a Number.
-  if (value < 0x1000000000000n) {
+  if (value < SMALL_LIMIT) {
     let n = Number(value)
-    let length = 0
-    for (let v = n; v > 0; v = Math.floor(v / 256)) length++
+    const length = byteLength(n)
     const out = new Uint8Array(length)
     for (let i = length - 1; i >= 0; i--, n = Math.floor(n / 256)) out[i] = n % 256
     return out
@@ -51,14 +89,30 @@ export function unpadded(value: bigint): Uint8Array {
     const hex = value.toString(16)
     return Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex')
   }
-  // Larger ones (balances) through four 64-bit lanes: a hex string and Buffer.from cost twice as much.
+  return wordScratch.slice(intoWordScratch(value))
+}
+
+/** Under this, integers are handled as a Number. */
+const SMALL_LIMIT = 0x1000000000000n
+
+function byteLength(n: number): number {
+  let length = 0
+  for (let v = n; v > 0; v = Math.floor(v / 256)) length++
+  return length
+}
+
+/**
+ * `value` (under 2^256) big-endian into `wordScratch`, through four 64-bit lanes (a hex string and
+ * Buffer.from cost twice as much); gives the index of its first non-zero byte.
+ */
+function intoWordScratch(value: bigint): number {
   lanes.setBigUint64(24, BigInt.asUintN(64, value))
   lanes.setBigUint64(16, BigInt.asUintN(64, value >> 64n))
   lanes.setBigUint64(8, BigInt.asUintN(64, value >> 128n))
   lanes.setBigUint64(0, value >> 192n)
   let first = 0
   while (wordScratch[first] === 0) first++
-  return wordScratch.slice(first)
+  return first
 }
 
 const WORD_LIMIT = 2n ** 256n

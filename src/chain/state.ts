@@ -7,8 +7,8 @@
  * a block's history, computing state roots, and keeping memory flat.
  * Leaves to others: execution (`stateManager.ts` journals the VM's writes and hands the net changes
  * here), which blocks are in the window (the chain tells us when one leaves), the shapes of the
-history and its snapshot copies (`stateHistory.ts`), keys and leaf encodings (`encoding.ts`),
-proofs (`proofs.ts`).
+ * history and its snapshot copies (`stateHistory.ts`), keys and leaf encodings (`encoding.ts`),
+ * proofs (`proofs.ts`), the reader interface and a block's view (`stateReader.ts`), the roots (`stateRoot.ts`).
  *
  * Why this shape: ethereumjs's Merkle state keeps every trie node of every block forever. Like a
  * near-head geth (head state plus one diff layer per block), we keep the head state flat and, per
@@ -19,40 +19,20 @@ proofs (`proofs.ts`).
  * are kept in the compact form of `latin1.ts` (a quarter of the heap of a Uint8Array each) and
  * handed out as Uint8Arrays.
  */
-import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_NULL, KECCAK256_RLP, bytesToUnprefixedHex } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { encodeAccount, equal, keyOf, sameAccount } from './encoding.js'
+import { equal, keyOf, sameAccount } from './encoding.js'
 import { LoadedKeys, StateNotLoadedError } from './fork/loadedKeys.js'
 import { fromLatin1, toLatin1, type Latin1 } from './latin1.js'
 import { buildProof, type AccountProof, type ProofSource } from './proofs.js'
 import { computeRoot, emptyChanges, type ComputedRoot, type StateChanges } from './stateRoot.js'
+import { BlockState, EMPTY, bytesOf, type StateLoader, type StateReader } from './stateReader.js'
 import { cloneSnapshot, dropAfter, dropOldest, dropOldestOf, firstAfter, type BlockKeys, type Change, type WorldStateSnapshot } from './stateHistory.js'
-import { trieDelete, trieNodeCount, trieRoot, trieSet, type NibblePath, type TrieNode, type Tries } from './trie.js'
+import { trieNodeCount, type NibblePath, type Tries } from './trie.js'
 import type { AccountRecord } from './types.js'
 
-/** A zero storage value: slots hold their value without leading zeros, so zero is empty. */
-export const EMPTY = new Uint8Array(0)
-
-/** Reads the state as of one block (or the live head). Keys are unprefixed lowercase hex. */
-export interface StateReader {
-  account(address: string): AccountRecord | undefined
-  storage(address: string, slot: string): Uint8Array
-  code(codeHash: string): Uint8Array | undefined
-  /**
-   * On a forked chain: fetches `address` (and `slot`) from the upstream unless the state holds it
-   * already; undefined when there is nothing to wait for. Reads of what is not held throw
-   * `StateNotLoadedError`, so asynchronous readers (the VM's state manager) call this first.
-   */
-  load?(address: string, slot?: string): Promise<void> | undefined
-}
-
-/** Fetches what a forked chain's state does not hold yet (see `fork/lazyState.ts`). */
-export interface StateLoader {
-  load(address: string, slot?: string): Promise<void> | undefined
-}
-
+export { EMPTY, type StateLoader, type StateReader } from './stateReader.js'
 export { emptyChanges, type ComputedRoot, type StateChanges } from './stateRoot.js'
 
 const EMPTY_CODE_HASH = bytesToUnprefixedHex(KECCAK256_NULL)
@@ -421,26 +401,6 @@ export class WorldState {
     this.#collectCode()
   }
 
-  /** Builds the tries from the flat head state, fixing any account whose storage root disagrees. */
-  async rebuildTries(): Promise<void> {
-    let accountTrie: TrieNode | undefined
-    const storage = new Map<string, TrieNode>()
-    for (const [address, record] of this.#accounts) {
-      const slots = this.#storage.get(address)
-      let storageTrie: TrieNode | undefined
-      if (slots !== undefined) for (const [slot, value] of slots) storageTrie = trieSet(storageTrie, this.#path(slot), RLP.encode(fromLatin1(value)))
-      if (storageTrie !== undefined) storage.set(address, storageTrie)
-      const storageRoot = trieRoot(storageTrie, this.#keccak)
-      const fixed = equal(storageRoot, record.storageRoot) ? record : { ...record, storageRoot }
-      if (fixed !== record) this.#accounts.set(address, fixed)
-      accountTrie = trieSet(accountTrie, this.#path(address), encodeAccount(fixed))
-    }
-    this.#tries = { accounts: accountTrie, storage }
-    this.#root = trieRoot(accountTrie, this.#keccak)
-    this.#computed = undefined
-    this.#collectCode()
-  }
-
   /** Number of trie nodes the head's tries hold (walks them all): for memory tests. */
   get trieNodeCount(): number {
     let n = trieNodeCount(this.#tries.accounts)
@@ -475,36 +435,4 @@ export class WorldState {
     keys.storage.push(address + slot)
     if (block > this.#lastChange) this.#lastChange = block
   }
-}
-
-/** The state as of one block of the window: a view on the world state, made per read, without closures. */
-class BlockState implements StateReader {
-  readonly #world: WorldState
-  readonly #number: bigint
-
-  constructor(world: WorldState, number: bigint) {
-    this.#world = world
-    this.#number = number
-  }
-
-  account(address: string): AccountRecord | undefined {
-    return this.#world.accountAt(address, this.#number)
-  }
-
-  storage(address: string, slot: string): Uint8Array {
-    return this.#world.storageAt(address, slot, this.#number)
-  }
-
-  code(codeHash: string): Uint8Array | undefined {
-    return this.#world.head.code(codeHash)
-  }
-
-  load(address: string, slot?: string): Promise<void> | undefined {
-    return this.#world.head.load!(address, slot)
-  }
-}
-
-/** A slot value handed out: zero (absent or empty) is the shared `EMPTY`, which no reader writes to. */
-function bytesOf(value: Latin1 | undefined): Uint8Array {
-  return value === undefined || value.length === 0 ? EMPTY : fromLatin1(value)
 }

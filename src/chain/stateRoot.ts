@@ -6,9 +6,9 @@
  * state, its history and committing to `state.ts`, the tries themselves to `trie.ts`.
  */
 import { KECCAK256_RLP } from '@ethereumjs/util'
-import { encodeAccount, equal, sameAccount } from './encoding.js'
+import { accountLeaf, equal, sameAccount } from './encoding.js'
 import { toLatin1, type Latin1 } from './latin1.js'
-import { rlpLatin1, trieDelete, trieRoot, trieSet, trieSetLatin1, type NibblePath, type StorageTries, type TrieNode, type Tries } from './trie.js'
+import { rlpLatin1, trieDelete, trieRoot, trieSetLatin1, type NibblePath, type StorageTries, type TrieNode, type Tries } from './trie.js'
 import type { AccountRecord } from './types.js'
 
 /** The net effect of a block (or of a test-control write) on the state. */
@@ -89,7 +89,7 @@ class RootRun {
     const record: AccountRecord = equal(current.storageRoot, storageRoot) ? current : { nonce: current.nonce, balance: current.balance, storageRoot, codeHash: current.codeHash, codeSize: current.codeSize }
     this.#accounts.set(address, record)
     if (head !== undefined && sameAccount(head, record)) return
-    this.#accountTrie = trieSet(this.#accountTrie, this.#on.path(address), encodeAccount(record))
+    this.#accountTrie = trieSetLatin1(this.#accountTrie, this.#on.path(address), accountLeaf(record))
   }
 
   result(): ComputedRoot {

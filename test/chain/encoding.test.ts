@@ -3,7 +3,8 @@
 import { Account, KECCAK256_NULL, KECCAK256_RLP, unpadBytes } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
 import { RLP } from '@ethereumjs/rlp'
-import { encodeAccount, encodeFlatList, encodeString, unpad } from '../../src/chain/encoding.js'
+import { accountLeaf, encodeAccount, encodeFlatList, encodeString, unpad } from '../../src/chain/encoding.js'
+import { toLatin1 } from '../../src/chain/latin1.js'
 
 // 2^48 is where small values leave the Number path for the hex one.
 const INTEGERS = [0n, 1n, 2n ** 248n - 1n, 2n ** 248n, 2n ** 256n, 0x7fn, 0x80n, 0xffn, 0x100n, 0xffffn, 0x10000n, 2n ** 40n - 1n, 2n ** 48n - 1n, 2n ** 48n, 2n ** 53n + 1n, 10n ** 18n, 2n ** 64n - 1n, 2n ** 255n, 2n ** 256n - 1n]
@@ -40,5 +41,14 @@ test('behavior: a storage value is unpadded and RLP-encoded as ethereumjs does i
     expect(unpad(value) === value).toBe(value.length === 0 || value[0] !== 0)
     const stored = unpad(value)
     if (stored.length > 0) expect(encodeString(stored)).toEqual(RLP.encode(stored))
+  }
+})
+
+test('accountLeaf: the latin1 form of encodeAccount, at every nonce and balance boundary', () => {
+  for (const nonce of INTEGERS.filter((n) => n < 2n ** 64n)) {
+    for (const balance of INTEGERS) {
+      const record = { nonce, balance, storageRoot: KECCAK256_RLP, codeHash: HASH, codeSize: 0 }
+      expect(accountLeaf(record), `nonce ${nonce} balance ${balance}`).toBe(toLatin1(new Account(nonce, balance, KECCAK256_RLP, HASH).serialize()))
+    }
   }
 })
