@@ -32,6 +32,12 @@ const SSTORE = 0x55
 export class StorageWriteRecorder {
   /** Slots the running transaction wrote: address + slot → value before the transaction. */
   #current = new Map<string, Uint8Array>()
+  /**
+   * Whether a transaction is running: the system calls around them (EIP-4788 and EIP-2935 at the
+   * start of every block, the request contracts at its end) write slots too, and what they wrote
+   * was noted and then thrown away, some 10 µs a block.
+   */
+  #inTransaction = false
   /** Transactions of the block being mined, in order: hash → their writes. */
   #block: { hash: string; writes: StorageWrite[] }[] = []
   readonly #byRecord = new WeakMap<BlockRecord, readonly (readonly StorageWrite[])[]>()
@@ -54,6 +60,7 @@ export class StorageWriteRecorder {
    */
   opcode(common: Common): ReturnType<typeof wrapOpcode> {
     return wrapOpcode(common, SSTORE, (original) => (runState, c) => {
+      if (!this.#inTransaction) return original(runState, c)
       const key = runState.stack.peek(1)[0]!
       const address = keyOf(runState.interpreter.getAddress().bytes)
       const slot = key.toString(16).padStart(64, '0')
@@ -76,6 +83,7 @@ export class StorageWriteRecorder {
   attach(vm: VM): void {
     vm.events.on('beforeTx', () => {
       this.#current = new Map()
+      this.#inTransaction = true
     })
     vm.events.on('afterTx', (event) => {
       const writes: StorageWrite[] = []
@@ -86,6 +94,7 @@ export class StorageWriteRecorder {
         if (!equal(before, after)) writes.push({ address, slot, before, after })
       }
       this.#current = new Map()
+      this.#inTransaction = false
       this.#block.push({ hash: keyOf(event.transaction.hash()), writes: writes.sort(byAddressAndSlot) })
     })
   }
@@ -95,6 +104,7 @@ export class StorageWriteRecorder {
     const byHash = new Map(this.#block.map((t) => [t.hash, t.writes]))
     this.#block = []
     this.#current = new Map()
+    this.#inTransaction = false
     if (record.transactions.length === 0) return
     const lists: (readonly StorageWrite[])[] = []
     for (const included of record.transactions) {
@@ -109,6 +119,7 @@ export class StorageWriteRecorder {
   discard(): void {
     this.#block = []
     this.#current = new Map()
+    this.#inTransaction = false
   }
 
   /** The writes of transaction `index` of a mined block; undefined when the block was not mined here. */

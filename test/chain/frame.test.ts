@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto'
+import { EventEmitter } from 'node:events'
 import { createEVM, getOpcodesForHF, type EVM } from '@ethereumjs/evm'
 import { Account, bytesToHex, createAddressFromString, hexToBytes, type Address } from '@ethereumjs/util'
+import type { VM } from '@ethereumjs/vm'
 import { expect, test } from 'vitest'
 import { installFastInterpreter } from '../../src/chain/execution/fastInterpreter.js'
 import { growingMemory, type MemoryClass } from '../../src/chain/execution/frame.js'
@@ -143,9 +145,28 @@ test('behavior: the storage-write recorder reads a slot once, after its load if 
     const read = (address: string, slot: string) => (log.push(`read ${address} ${slot}`), new Uint8Array(0))
     for (const fast of [false, true]) {
       log.length = 0
-      const run = await runOn(await evmWith(fast, new StorageWriteRecorder(read, load)), OUTER, false)
+      const run = await runOn(await evmWith(fast, recorderInTransaction(read, load)), OUTER, false)
       expect({ ...run, slots: await Promise.all(run.slots) }).toEqual({ ...expected, slots: await Promise.all(expected.slots) })
       expect(log).toEqual(firstWrites.flatMap((write) => (loads ? [`load ${write}`, `loaded ${write}`, `read ${write}`] : [`read ${write}`])))
     }
   }
 })
+
+test('behavior: the storage-write recorder leaves writes outside a transaction (a block\'s system calls) alone', async () => {
+  const expected = await runOn(await evmWith(false), OUTER, false)
+  const log: string[] = []
+  const read = (address: string, slot: string) => (log.push(`read ${address} ${slot}`), new Uint8Array(0))
+  const load = (address: string, slot: string) => (log.push(`load ${address} ${slot}`), undefined)
+  const run = await runOn(await evmWith(false, new StorageWriteRecorder(read, load)), OUTER, false)
+  expect({ ...run, slots: await Promise.all(run.slots) }).toEqual({ ...expected, slots: await Promise.all(expected.slots) })
+  expect(log).toEqual([])
+})
+
+/** A recorder whose VM has started a transaction (the recorder notes writes between `beforeTx` and `afterTx`). */
+function recorderInTransaction(read: (address: string, slot: string) => Uint8Array, load: (address: string, slot: string) => Promise<void> | undefined): StorageWriteRecorder {
+  const recorder = new StorageWriteRecorder(read, load)
+  const events = new EventEmitter()
+  recorder.attach({ events } as unknown as VM)
+  events.emit('beforeTx')
+  return recorder
+}
