@@ -133,7 +133,7 @@ function writeSlots(on: RootBase, trie: TrieNode | undefined, writes: ReadonlyMa
   for (const [slot, bytes] of writes) {
     const value = toLatin1(bytes)
     if ((slots?.get(slot) ?? '') === value) continue
-    trie = value.length === 0 ? trieDelete(trie, on.path(slot)) : trieSetLatin1(trie, on.path(slot), rlpLatin1(value))
+    trie = value.length === 0 ? trieDelete(trie, on.path(slot)) : trieSetLatin1(trie, on.path(slot), rlpLatin1(bytes))
   }
   return trie
 }

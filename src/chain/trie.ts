@@ -383,9 +383,21 @@ function stringItem(bytes: Bytes): Bytes {
   return lengthPrefix(bytes.length, 0x80) + bytes
 }
 
-/** The RLP of a byte string held as latin1 (a storage slot's value in its trie). */
-export function rlpLatin1(bytes: Latin1): Latin1 {
-  return stringItem(bytes)
+/** Where `rlpLatin1` writes a short string's RLP. */
+const itemScratch = new Uint8Array(56)
+
+/**
+ * The RLP of a byte string (a storage slot's value, the leaf its trie keeps) in latin1 form: flat,
+ * one native copy. (Joined from its prefix and the value, it would be a rope holding both, which
+ * the leaf then keeps for as long as the slot lives.)
+ */
+export function rlpLatin1(bytes: Uint8Array): Latin1 {
+  const length = bytes.length
+  if (length === 1 && bytes[0]! < 0x80) return sliceLatin1(bytes, 0, 1)
+  if (length >= 56) return stringItem(toLatin1(bytes))
+  itemScratch[0] = 0x80 + length
+  itemScratch.set(bytes, 1)
+  return sliceLatin1(itemScratch, 0, length + 1)
 }
 
 function listPrefix(payload: number): Bytes {
