@@ -24,7 +24,7 @@
  * builder as it is.
  */
 import { Block, genRequestsRoot } from '@ethereumjs/block'
-import { Hardfork } from '@ethereumjs/common'
+import { Hardfork, type Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { Blob4844Tx, NetworkWrapperType, createMinimal4844TxFromNetworkWrapper, type TypedTransaction } from '@ethereumjs/tx'
 import { Address, CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bigIntToAddressBytes, hexToBytes, toType } from '@ethereumjs/util'
@@ -230,11 +230,7 @@ class LeanBlockBuilder extends BlockBuilder {
     for (const result of state.transactionResults) {
       for (const [, topics] of result.receipt.logs) if (topics.length > 0 && equal(topics[0]!, DEPOSIT_TOPIC)) return undefined
     }
-    const requests: CLRequest<CLRequestType>[] = []
-    if (common.isActivatedEIP(6110)) requests.push(new CLRequest(CLRequestType.Deposit, new Uint8Array(0)))
-    if (common.isActivatedEIP(7002)) requests.push(new CLRequest(CLRequestType.Withdrawal, new Uint8Array(0)))
-    if (common.isActivatedEIP(7251)) requests.push(new CLRequest(CLRequestType.Consolidation, new Uint8Array(0)))
-    return requests
+    return noRequestsOf(common)
   }
 
   /** `BlockBuilder.build` step for step (no withdrawals, proof of stake, no clique) with `requests` as the block's. */
@@ -300,6 +296,19 @@ class LeanBlockBuilder extends BlockBuilder {
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+
+/** Per `Common`: the empty request of each type its fork knows, made once (a block's requests are only read). */
+const emptyRequests = new WeakMap<Common, { hardfork: string; requests: CLRequest<CLRequestType>[] }>()
+function noRequestsOf(common: Common): CLRequest<CLRequestType>[] {
+  const cached = emptyRequests.get(common)
+  if (cached?.hardfork === common.hardfork()) return cached.requests
+  const requests: CLRequest<CLRequestType>[] = []
+  if (common.isActivatedEIP(6110)) requests.push(new CLRequest(CLRequestType.Deposit, new Uint8Array(0)))
+  if (common.isActivatedEIP(7002)) requests.push(new CLRequest(CLRequestType.Withdrawal, new Uint8Array(0)))
+  if (common.isActivatedEIP(7251)) requests.push(new CLRequest(CLRequestType.Consolidation, new Uint8Array(0)))
+  emptyRequests.set(common, { hardfork: common.hardfork(), requests })
+  return requests
+}
 
 /** A header field as a bigint, as `toType` makes it; what the miner gives (a bigint) as it is. */
 function asBigInt(value: unknown): bigint | undefined {

@@ -123,6 +123,7 @@ export class Miner {
   #timer: NodeJS.Timeout | undefined
   #stopped = false
   #pendingCache: { head: Uint8Array; record: BlockRecord; state: StateReader } | undefined
+  #baseFeeCache: { head: BlockRecord; fee: bigint } | undefined
 
   constructor(parts: {
     common: Common
@@ -181,9 +182,18 @@ export class Miner {
 
   /** Base fee of the next block (undefined before London). */
   nextBaseFee(): bigint | undefined {
-    const header = this.#window.head.block.header
     if (!this.#common.isActivatedEIP(1559)) return undefined
-    return this.#settings.nextBaseFee ?? header.calcNextBaseFee()
+    return this.#settings.nextBaseFee ?? this.#impliedBaseFee()
+  }
+
+  /** The base fee the head implies for its child, worked out once per head (a send asks three times). */
+  #impliedBaseFee(): bigint {
+    const head = this.#window.head
+    const cached = this.#baseFeeCache
+    if (cached?.head === head) return cached.fee
+    const fee = head.block.header.calcNextBaseFee()
+    this.#baseFeeCache = { head, fee }
+    return fee
   }
 
   /** Mines `count` blocks from the pool; returns the last `window` of them. */
@@ -329,7 +339,9 @@ export class Miner {
       coinbase: new Address(this.#settings.coinbase),
     }
     if (extraData !== undefined) headerData.extraData = extraData
-    if (this.#settings.nextBaseFee !== undefined && common.isActivatedEIP(1559)) headerData.baseFeePerGas = this.#settings.nextBaseFee
+    const baseFee = this.nextBaseFee()
+    // The base fee the parent implies, unless the block is London's first (ethereumjs gives that one its initial base fee).
+    if (baseFee !== undefined && (this.#settings.nextBaseFee !== undefined || headerData.number !== common.hardforkBlock('london'))) headerData.baseFeePerGas = baseFee
     if (common.consensusType() === 'pos') headerData.mixHash = this.#keccak(parent.hash())
     else headerData.difficulty = parent.header.difficulty
     if (common.isActivatedEIP(4788)) headerData.parentBeaconBlockRoot = ZERO32
@@ -342,7 +354,6 @@ export class Miner {
     const dropped: PendingTx[] = []
     // Per included transaction, the console.log calls it made (only the mining VM records any).
     const consoleCalls: ConsoleCall[][] = []
-    const baseFee = this.nextBaseFee()
     const blocked = new Set<string>()
     for (const entry of candidates) {
       const from = keyOf(entry.from)
