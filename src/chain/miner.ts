@@ -18,7 +18,7 @@ import { startBlock } from './builder.js'
 import type { Clock } from './clock.js'
 import type { TxPool } from './pool.js'
 import { PreimageStore } from './preimages.js'
-import { buildIncluded } from './receipts.js'
+import { buildIncluded, outcomeOf } from './receipts.js'
 import type { StateReader, WorldState } from './state.js'
 import { ForkSourceError } from './fork/source.js'
 import { RingStateManager } from './stateManager.js'
@@ -395,17 +395,25 @@ export class Miner {
   #nonceOf = (sender: string): bigint => this.#world.head.account(sender)?.nonce ?? 0n
 }
 
-/** The record a block is kept as: its receipts and logs computed once, now. */
+/**
+ * The record a block is kept as: its receipts and logs built once, when first read (a send that
+ * nobody asks the receipt of never pays for them), from what the results said when it was mined.
+ */
 function blockRecord(block: Block, senders: readonly Uint8Array[], results: readonly RunTxResult[]): BlockRecord {
-  const { transactions, logs } = buildIncluded(block, senders, results)
+  const outcomes = results.map(outcomeOf)
+  let included: ReturnType<typeof buildIncluded> | undefined
   let size: number | undefined
   // Only block answers read the size: summing it (see `blockSize.ts`) waits until one asks.
   return {
     block,
     hash: block.hash(),
     number: block.header.number,
-    transactions,
-    logs,
+    get transactions() {
+      return (included ??= buildIncluded(block, senders, outcomes)).transactions
+    },
+    get logs() {
+      return (included ??= buildIncluded(block, senders, outcomes)).logs
+    },
     get size() {
       return (size ??= blockSize(block))
     },

@@ -95,10 +95,12 @@ export class StorageWriteRecorder {
     const byHash = new Map(this.#block.map((t) => [t.hash, t.writes]))
     this.#block = []
     this.#current = new Map()
-    if (record.transactions.length === 0) return
+    // Read off the block: its transaction records are built when first asked for.
+    const txs = record.block.transactions
+    if (txs.length === 0) return
     const lists: (readonly StorageWrite[])[] = []
-    for (const included of record.transactions) {
-      const writes = byHash.get(keyOf(included.hash))
+    for (const tx of txs) {
+      const writes = byHash.get(keyOf(tx.hash()))
       if (writes === undefined) return // not mined here (an imported block): nothing recorded
       lists.push(writes)
     }
