@@ -93,7 +93,6 @@ export async function createMiningVM(
   const vm = await createVM({ common, stateManager: sm, blockchain: blockchain as never, evmOpts: { customOpcodes } })
   await installFastInterpreter(vm.evm as EVM)
   answerIdleRequestCalls(vm.evm, sm, keccak)
-  writes.attach(vm)
   return { vm, sm, preimages, writes, requestQueuesIdle: requestQueuesIdle(sm, keccak) }
 }
 
@@ -308,7 +307,7 @@ export class Miner {
     this.#sm.reset(this.#world.head)
     this.#preimages.discard()
     this.#writes.discard()
-    const { block, senders, results, included, dropped, consoleCalls } = await this.#build({ vm: this.#vm, sm: this.#sm, requestQueuesIdle: this.#requestQueuesIdle }, candidates, timestamp, extraData)
+    const { block, senders, results, included, dropped, consoleCalls } = await this.#build({ vm: this.#vm, sm: this.#sm, requestQueuesIdle: this.#requestQueuesIdle, writes: this.#writes }, candidates, timestamp, extraData)
     // A base fee set for the next block was that block's alone.
     if (this.#settings.nextBaseFee !== undefined) this.#settings = { ...this.#settings, nextBaseFee: undefined }
     const computed = await this.#sm.computeRoot()
@@ -326,8 +325,8 @@ export class Miner {
     return record
   }
 
-  /** Runs `candidates` into a new block on `vm`; skips those that cannot run now. */
-  async #build(on: Pick<MiningVM, 'vm' | 'sm' | 'requestQueuesIdle'>, candidates: readonly PendingTx[], timestamp: bigint, extraData?: Uint8Array) {
+  /** Runs `candidates` into a new block on `vm`; skips those that cannot run now. The mining VM's `writes` records each transaction's. */
+  async #build(on: Pick<MiningVM, 'vm' | 'sm' | 'requestQueuesIdle'> & { writes?: StorageWriteRecorder }, candidates: readonly PendingTx[], timestamp: bigint, extraData?: Uint8Array) {
     const { vm, sm } = on
     const parent = this.#window.head.block
     const common = this.#common
@@ -373,7 +372,9 @@ export class Miner {
         continue
       }
       try {
+        on.writes?.beginTransaction()
         const result = await builder.addTransaction(tx, { skipHardForkValidation: true })
+        on.writes?.endTransaction(entry.hash)
         results.push(result)
         senders.push(entry.from)
         included.push(entry)

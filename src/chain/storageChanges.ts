@@ -11,7 +11,6 @@
  * Leaves to others: the state and its history (`state.ts`), slot names (`preimages.ts`).
  */
 import type { Common } from '@ethereumjs/common'
-import type { VM } from '@ethereumjs/vm'
 import { equal, keyOf } from './encoding.js'
 import { wrapOpcode } from './preimages.js'
 import type { WorldState } from './state.js'
@@ -28,12 +27,14 @@ export interface StorageWrite {
 }
 
 const SSTORE = 0x55
+/** The writes of a transaction that changed no slot (shared: write lists are only read). */
+const NO_WRITES: StorageWrite[] = []
 
 export class StorageWriteRecorder {
   /** Slots the running transaction wrote: address + slot → value before the transaction. */
-  #current = new Map<string, Uint8Array>()
-  /** Transactions of the block being mined, in order: hash → their writes. */
-  #block: { hash: string; writes: StorageWrite[] }[] = []
+  readonly #current = new Map<string, Uint8Array>()
+  /** Transactions of the block being mined, in order, with their writes. */
+  #block: { hash: Uint8Array; writes: readonly StorageWrite[] }[] = []
   readonly #byRecord = new WeakMap<BlockRecord, readonly (readonly StorageWrite[])[]>()
   readonly #read: (address: string, slot: string) => Uint8Array
   readonly #load: ((address: string, slot: string) => Promise<void> | undefined) | undefined
@@ -72,45 +73,50 @@ export class StorageWriteRecorder {
     })
   }
 
-  /** Listens to the transactions `vm` runs (system calls between them are not transactions). */
-  attach(vm: VM): void {
-    vm.events.on('beforeTx', () => {
-      this.#current = new Map()
-    })
-    vm.events.on('afterTx', (event) => {
-      const writes: StorageWrite[] = []
-      for (const [key, before] of this.#current) {
-        const address = key.slice(0, 40)
-        const slot = key.slice(40)
-        const after = this.#read(address, slot)
-        if (!equal(before, after)) writes.push({ address, slot, before, after })
-      }
-      this.#current = new Map()
-      this.#block.push({ hash: keyOf(event.transaction.hash()), writes: writes.sort(byAddressAndSlot) })
-    })
+  /**
+   * Starts a transaction of the block being mined: what SSTORE noted since (a system call's
+   * writes) is not the transaction's. The miner calls it before each transaction it adds.
+   */
+  beginTransaction(): void {
+    this.#current.clear()
+  }
+
+  /**
+   * Ends the transaction `hash` the miner added since `beginTransaction`: each slot it wrote whose
+   * value changed, by address and slot. Called right after the transaction ran (its state is
+   * the one the mining VM sees), not for one that could not run.
+   */
+  endTransaction(hash: Uint8Array): void {
+    let writes: StorageWrite[] = NO_WRITES
+    for (const [key, before] of this.#current) {
+      const address = key.slice(0, 40)
+      const slot = key.slice(40)
+      const after = this.#read(address, slot)
+      if (equal(before, after)) continue
+      if (writes === NO_WRITES) writes = []
+      writes.push({ address, slot, before, after })
+    }
+    this.#current.clear()
+    this.#block.push({ hash, writes: writes.length > 1 ? writes.sort(byAddressAndSlot) : writes })
   }
 
   /** Gives the writes of the block just mined to its record; forgets anything left from a failed one. */
   finishBlock(record: BlockRecord): void {
-    const byHash = new Map(this.#block.map((t) => [t.hash, t.writes]))
+    const recorded = this.#block
     this.#block = []
-    this.#current = new Map()
+    this.#current.clear()
     // Read off the block: its transaction records are built when first asked for.
     const txs = record.block.transactions
-    if (txs.length === 0) return
-    const lists: (readonly StorageWrite[])[] = []
-    for (const tx of txs) {
-      const writes = byHash.get(keyOf(tx.hash()))
-      if (writes === undefined) return // not mined here (an imported block): nothing recorded
-      lists.push(writes)
-    }
-    this.#byRecord.set(record, lists)
+    if (txs.length === 0 || txs.length !== recorded.length) return
+    // Not mined here (an imported block): nothing recorded.
+    for (let i = 0; i < txs.length; i++) if (!equal(recorded[i]!.hash, txs[i]!.hash())) return
+    this.#byRecord.set(record, recorded.map((t) => t.writes))
   }
 
   /** Drops what a block being mined recorded so far (it was not committed). */
   discard(): void {
     this.#block = []
-    this.#current = new Map()
+    this.#current.clear()
   }
 
   /** The writes of transaction `index` of a mined block; undefined when the block was not mined here. */
