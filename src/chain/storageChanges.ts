@@ -31,8 +31,8 @@ const SSTORE = 0x55
 const NO_WRITES: StorageWrite[] = []
 
 export class StorageWriteRecorder {
-  /** Slots the running transaction wrote: address + slot → value before the transaction. */
-  readonly #current = new Map<string, Uint8Array>()
+  /** Slots the running transaction wrote: address → slot → value before the transaction. */
+  readonly #current = new Map<string, Map<string, Uint8Array>>()
   /** Transactions of the block being mined, in order, with their writes. */
   #block: { hash: Uint8Array; writes: readonly StorageWrite[] }[] = []
   readonly #byRecord = new WeakMap<BlockRecord, readonly (readonly StorageWrite[])[]>()
@@ -59,18 +59,25 @@ export class StorageWriteRecorder {
       const address = keyOf(runState.interpreter.getAddress().bytes)
       const slot = key.toString(16).padStart(64, '0')
       // The first write of a transaction sees the value it started with.
-      if (!this.#current.has(address + slot)) {
+      if (this.#current.get(address)?.has(slot) !== true) {
         const loading = this.#load?.(address, slot)
         if (loading !== undefined) {
           return loading.then(() => {
-            this.#current.set(address + slot, this.#read(address, slot))
+            this.#noteBefore(address, slot)
             return original(runState, c)
           })
         }
-        this.#current.set(address + slot, this.#read(address, slot))
+        this.#noteBefore(address, slot)
       }
       return original(runState, c)
     })
+  }
+
+  /** Notes the value `slot` of `address` holds before the running transaction first writes it. */
+  #noteBefore(address: string, slot: string): void {
+    let slots = this.#current.get(address)
+    if (slots === undefined) this.#current.set(address, (slots = new Map()))
+    slots.set(slot, this.#read(address, slot))
   }
 
   /**
@@ -88,13 +95,13 @@ export class StorageWriteRecorder {
    */
   endTransaction(hash: Uint8Array): void {
     let writes: StorageWrite[] = NO_WRITES
-    for (const [key, before] of this.#current) {
-      const address = key.slice(0, 40)
-      const slot = key.slice(40)
-      const after = this.#read(address, slot)
-      if (equal(before, after)) continue
-      if (writes === NO_WRITES) writes = []
-      writes.push({ address, slot, before, after })
+    for (const [address, slots] of this.#current) {
+      for (const [slot, before] of slots) {
+        const after = this.#read(address, slot)
+        if (equal(before, after)) continue
+        if (writes === NO_WRITES) writes = []
+        writes.push({ address, slot, before, after })
+      }
     }
     this.#current.clear()
     this.#block.push({ hash, writes: writes.length > 1 ? writes.sort(byAddressAndSlot) : writes })
