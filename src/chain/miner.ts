@@ -8,17 +8,15 @@
  * Leaves to others: running one operation at a time and telling listeners (`chain.ts`), which
  * transactions the pool offers (`pool.ts`), the window's indexes (`window.ts`), the state (`state.ts`).
  */
-import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { Address, hexToBytes } from '@ethereumjs/util'
 import type { EVM } from '@ethereumjs/evm'
 import { createVM, type BuildBlockOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
-import { blockSize } from './blockSize.js'
 import { startBlock } from './builder.js'
 import type { Clock } from './clock.js'
 import type { TxPool } from './pool.js'
 import { PreimageStore } from './preimages.js'
-import { buildIncluded, outcomeOf } from './receipts.js'
+import { minedBlockRecord } from './minedRecord.js'
 import type { StateReader, WorldState } from './state.js'
 import { ForkSourceError } from './fork/source.js'
 import { RingStateManager } from './stateManager.js'
@@ -241,7 +239,7 @@ export class Miner {
     const txs = this.#pool.ordered(this.#nonceOf, this.nextBaseFee())
     const idle = requestQueuesIdle(sm, this.#keccak)
     const { block, senders, results } = await this.#build({ vm, sm, requestQueuesIdle: idle }, txs, this.#clock.peek(head.block.header.timestamp))
-    const record = blockRecord(block, senders, results)
+    const record = minedBlockRecord(block, senders, results)
     const state: StateReader = {
       account: (a) => sm.accountRecord(a),
       storage: (a, s) => sm.storageValue(a, s),
@@ -315,7 +313,7 @@ export class Miner {
     this.#preimages.commit(block.header.number, this.#world.changedSlots(block.header.number))
     this.#sm.reset()
     for (const entry of [...included, ...dropped]) this.#pool.remove(keyOf(entry.hash))
-    const record = blockRecord(block, senders, results)
+    const record = minedBlockRecord(block, senders, results)
     this.#writes.finishBlock(record)
     this.push(record)
     this.#pool.prune(this.#nonceOf)
@@ -394,29 +392,4 @@ export class Miner {
   }
 
   #nonceOf = (sender: string): bigint => this.#world.head.account(sender)?.nonce ?? 0n
-}
-
-/**
- * The record a block is kept as: its receipts and logs built once, when first read (a send that
- * nobody asks the receipt of never pays for them), from what the results said when it was mined.
- */
-function blockRecord(block: Block, senders: readonly Uint8Array[], results: readonly RunTxResult[]): BlockRecord {
-  const outcomes = results.map(outcomeOf)
-  let included: ReturnType<typeof buildIncluded> | undefined
-  let size: number | undefined
-  // Only block answers read the size: summing it (see `blockSize.ts`) waits until one asks.
-  return {
-    block,
-    hash: block.hash(),
-    number: block.header.number,
-    get transactions() {
-      return (included ??= buildIncluded(block, senders, outcomes)).transactions
-    },
-    get logs() {
-      return (included ??= buildIncluded(block, senders, outcomes)).logs
-    },
-    get size() {
-      return (size ??= blockSize(block))
-    },
-  }
 }
