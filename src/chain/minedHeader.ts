@@ -84,8 +84,6 @@ export function headerCommon(common: Common): Common {
  * takes it) under `common` (a header `Common`): every field converted, every absent one defaulted.
  */
 export function completeHeaderFields(data: Readonly<Record<string, unknown>>, common: Common): HeaderFields {
-  const bytes = (value: unknown): Uint8Array | undefined => (value instanceof Uint8Array ? value : toType(value as Uint8Array | undefined, TypeOutput.Uint8Array))
-  const int = (value: unknown): bigint | undefined => (typeof value === 'bigint' ? value : toType(value as bigint | undefined, TypeOutput.BigInt))
   const number = int(data.number) ?? 0n
   const coinbase = data.coinbase instanceof Address ? data.coinbase : new Address(bytes(data.coinbase) ?? new Uint8Array(20))
   const london = common.isActivatedEIP(1559)
@@ -115,6 +113,16 @@ export function completeHeaderFields(data: Readonly<Record<string, unknown>>, co
     blockAccessListHash: bytes(data.blockAccessListHash) ?? (common.isActivatedEIP(7928) ? new Uint8Array(32) : undefined),
     slotNumber: int(data.slotNumber) ?? (common.isActivatedEIP(7843) ? 0n : undefined),
   }
+}
+
+/** A header field as bytes, as `toType` makes them; bytes as they are. */
+function bytes(value: unknown): Uint8Array | undefined {
+  return value instanceof Uint8Array ? value : toType(value as Uint8Array | undefined, TypeOutput.Uint8Array)
+}
+
+/** A header field as a bigint, as `toType` makes it; a bigint as it is. */
+function int(value: unknown): bigint | undefined {
+  return typeof value === 'bigint' ? value : toType(value as bigint | undefined, TypeOutput.BigInt)
 }
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] }

@@ -121,6 +121,7 @@ export class Miner {
   #stopped = false
   #pendingCache: { head: Uint8Array; record: BlockRecord; state: StateReader } | undefined
   #baseFeeCache: { head: BlockRecord; fee: bigint } | undefined
+  #excessBlobGasCache: { head: BlockRecord; gas: bigint } | undefined
 
   constructor(parts: {
     common: Common
@@ -191,6 +192,16 @@ export class Miner {
     const fee = head.block.header.calcNextBaseFee()
     this.#baseFeeCache = { head, fee }
     return fee
+  }
+
+  /** The excess blob gas of the head's child (EIP-4844), worked out once per head. */
+  #nextExcessBlobGas(): bigint {
+    const head = this.#window.head
+    const cached = this.#excessBlobGasCache
+    if (cached?.head === head) return cached.gas
+    const gas = head.block.header.calcNextExcessBlobGas(this.#common)
+    this.#excessBlobGasCache = { head, gas }
+    return gas
   }
 
   /** Mines `count` blocks from the pool; returns the last `window` of them. */
@@ -342,6 +353,7 @@ export class Miner {
     if (common.consensusType() === 'pos') headerData.mixHash = this.#keccak(parent.hash())
     else headerData.difficulty = parent.header.difficulty
     if (common.isActivatedEIP(4788)) headerData.parentBeaconBlockRoot = ZERO32
+    if (common.isActivatedEIP(4844)) headerData.excessBlobGas = this.#nextExcessBlobGas()
     const opts: BuildBlockOpts = { parentBlock: parent, headerData, blockOpts: { putBlockIntoBlockchain: false, common } }
     if (common.isActivatedEIP(4895)) opts.withdrawals = []
     const builder = await startBlock(vm, opts, on.requestQueuesIdle)
