@@ -5,8 +5,9 @@
  * Owns: adding transactions to the block being built, the transaction and receipt trie roots, and
  * the final block's transactions (the objects that ran, not copies), the EIP-4788/EIP-2935
  * start-of-block writes (step for step as ethereumjs 10 makes them: slot writes, no EVM run). The
- * header fields and the requests stay ethereumjs's, so the block and its hash are the ones its
- * `BlockBuilder` makes (a test builds both and compares).
+ * header fields take the values ethereumjs's would (filled without its constructor: `minedHeader.ts`)
+ * and the requests stay ethereumjs's, so the block and its hash are the ones its `BlockBuilder`
+ * makes (a test builds both and compares).
  * Leaves to others: which transactions go in and in what order (`chain.ts`), state (the VM's state
  * manager), receipt records (`receipts.ts`).
  *
@@ -22,8 +23,8 @@
  * EIP-8037 two-dimensional gas, EIP-7843 slot numbers, EIP-7864 binary trees) keep ethereumjs's
  * builder as it is.
  */
-import { Block, createBlock, createBlockHeader, genRequestsRoot, type BlockHeader } from '@ethereumjs/block'
-import { Hardfork } from '@ethereumjs/common'
+import { Block, genRequestsRoot } from '@ethereumjs/block'
+import { Hardfork, type Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { Blob4844Tx, NetworkWrapperType, createMinimal4844TxFromNetworkWrapper, type TypedTransaction } from '@ethereumjs/tx'
 import { Address, CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bigIntToAddressBytes, hexToBytes, toType } from '@ethereumjs/util'
@@ -33,6 +34,7 @@ import { BlockBuilder, BuildStatus, buildBlock, type BuildBlockOpts, type RunTxO
 import { equal, keyOf } from './encoding.js'
 import { runTransaction } from './execution/leanRunTx.js'
 import { withHashCached } from './headerHash.js'
+import { completeHeaderFields, headerCommon, makeHeader, type BlockResults, type HeaderFields } from './minedHeader.js'
 import { encodeTxReceipt } from './receiptEncoding.js'
 import { wordBytes } from './execution/word.js'
 import { SYSTEM_CONTRACTS } from './systemContracts.js'
@@ -94,6 +96,8 @@ interface BuilderState {
 }
 
 class LeanBlockBuilder extends BlockBuilder {
+  /** Every field of the block's header, the block's results still placeholders (`minedHeader.ts`). */
+  readonly #fields: HeaderFields
   /** The block every transaction of this one runs in: the header as built so far, with no gas used. */
   #context: Block | undefined
   /** While `build` runs: the transactions of the block. */
@@ -106,6 +110,9 @@ class LeanBlockBuilder extends BlockBuilder {
     // No withdrawals (a dev chain never has any) is the same block as an empty list: the header's
     // withdrawals root defaults to the empty trie's and the block's list to [], without a trie built.
     if (this.#state.withdrawals?.length === 0) this.#state.withdrawals = undefined
+    const fields = completeHeaderFields(this.#state.headerData, headerCommon(vm.common))
+    // The header the transactions run in has no gas used yet, whatever the data says.
+    this.#fields = fields.gasUsed === 0n ? fields : Object.assign({}, fields, { gasUsed: 0n })
   }
 
   get #state(): BuilderState {
@@ -181,8 +188,7 @@ class LeanBlockBuilder extends BlockBuilder {
       if (tx.blobs === undefined && allowNoBlobs !== true) throw EthereumJSErrorWithoutCode('blobs missing for 4844 transaction')
       if (this.blobGasUsed + BigInt(tx.numBlobs()) * blobGasPerBlob > maxBlobGasPerBlock) throw EthereumJSErrorWithoutCode('block blob gas limit reached')
     }
-    // Objects made with `Object.assign` and plain writes, not spreads: V8's slow path (see `leanEvm.ts`).
-    this.#context ??= createBlock({ header: Object.assign({}, state.headerData, { gasUsed: 0n }) }, state.blockOpts)
+    this.#context ??= new Block(makeHeader(this.#fields, headerCommon(common)), [], [], undefined, state.blockOpts)
     const runOpts: RunTxOpts = { tx, block: this.#context, blockGasUsed: this.gasUsed }
     if (skipHardForkValidation !== undefined) runOpts.skipHardForkValidation = skipHardForkValidation
     // ethereumjs's runTx, or its lean copy for the transactions it runs the same (see leanRunTx.ts).
@@ -224,11 +230,7 @@ class LeanBlockBuilder extends BlockBuilder {
     for (const result of state.transactionResults) {
       for (const [, topics] of result.receipt.logs) if (topics.length > 0 && equal(topics[0]!, DEPOSIT_TOPIC)) return undefined
     }
-    const requests: CLRequest<CLRequestType>[] = []
-    if (common.isActivatedEIP(6110)) requests.push(new CLRequest(CLRequestType.Deposit, new Uint8Array(0)))
-    if (common.isActivatedEIP(7002)) requests.push(new CLRequest(CLRequestType.Withdrawal, new Uint8Array(0)))
-    if (common.isActivatedEIP(7251)) requests.push(new CLRequest(CLRequestType.Consolidation, new Uint8Array(0)))
-    return requests
+    return noRequestsOf(common)
   }
 
   /** `BlockBuilder.build` step for step (no withdrawals, proof of stake, no clique) with `requests` as the block's. */
@@ -245,9 +247,7 @@ class LeanBlockBuilder extends BlockBuilder {
     const results: Mutable<BlockResults> = { stateRoot, transactionsTrie, receiptTrie, logsBloom, gasUsed: this.gasUsed }
     if (common.isActivatedEIP(4844)) results.blobGasUsed = this.blobGasUsed
     if (requestsHash !== undefined) results.requestsHash = requestsHash
-    const context = this.#context?.header
-    const keccak = common.customCrypto.keccak256 ?? keccak_256
-    const header = context === undefined ? withHashCached(createBlockHeader(Object.assign({}, state.headerData, results, { timestamp: (state.headerData.timestamp as bigint | undefined) ?? 0n }), blockOpts), keccak) : withResults(context, results, keccak)
+    const header = withHashCached(makeHeader(this.#fields, headerCommon(common), results), common.customCrypto.keccak256 ?? keccak_256)
     const block = new Block(header, [...state.transactions], [], undefined, blockOpts)
     if (blockOpts.putBlockIntoBlockchain === true) await vm.blockchain.putBlock(block)
     state.blockStatus = { status: BuildStatus.Build, block }
@@ -295,31 +295,19 @@ class LeanBlockBuilder extends BlockBuilder {
   }
 }
 
-/**
- * The context header (the one every transaction of the block ran in, made by ethereumjs from the
- * same header data) with the block's results in place of its placeholders: the header ethereumjs's
- * `build` makes, without its constructor defaulting, converting and checking every field again.
- * All other fields were checked when the context was made; these are 32-byte hashes, the 256-byte
- * bloom and gas sums the builder kept within the limit. Frozen like its constructor's, its hash cached.
- */
-function withResults(context: BlockHeader, results: BlockResults, keccak: (data: Uint8Array) => Uint8Array): BlockHeader {
-  const header = Object.create(Object.getPrototypeOf(context) as object) as BlockHeader
-  Object.assign(header, context, results, { cache: { hash: undefined } })
-  Object.freeze(header)
-  return withHashCached(header, keccak)
-}
-
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
-/** The header fields only the built block knows. */
-interface BlockResults {
-  readonly stateRoot: Uint8Array
-  readonly transactionsTrie: Uint8Array
-  readonly receiptTrie: Uint8Array
-  readonly logsBloom: Uint8Array
-  readonly gasUsed: bigint
-  readonly blobGasUsed?: bigint
-  readonly requestsHash?: Uint8Array
+/** Per `Common`: the empty request of each type its fork knows, made once (a block's requests are only read). */
+const emptyRequests = new WeakMap<Common, { hardfork: string; requests: CLRequest<CLRequestType>[] }>()
+function noRequestsOf(common: Common): CLRequest<CLRequestType>[] {
+  const cached = emptyRequests.get(common)
+  if (cached?.hardfork === common.hardfork()) return cached.requests
+  const requests: CLRequest<CLRequestType>[] = []
+  if (common.isActivatedEIP(6110)) requests.push(new CLRequest(CLRequestType.Deposit, new Uint8Array(0)))
+  if (common.isActivatedEIP(7002)) requests.push(new CLRequest(CLRequestType.Withdrawal, new Uint8Array(0)))
+  if (common.isActivatedEIP(7251)) requests.push(new CLRequest(CLRequestType.Consolidation, new Uint8Array(0)))
+  emptyRequests.set(common, { hardfork: common.hardfork(), requests })
+  return requests
 }
 
 /** A header field as a bigint, as `toType` makes it; what the miner gives (a bigint) as it is. */

@@ -8,17 +8,15 @@
  * Leaves to others: running one operation at a time and telling listeners (`chain.ts`), which
  * transactions the pool offers (`pool.ts`), the window's indexes (`window.ts`), the state (`state.ts`).
  */
-import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { Address, hexToBytes } from '@ethereumjs/util'
 import type { EVM } from '@ethereumjs/evm'
 import { createVM, type BuildBlockOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
-import { blockSize } from './blockSize.js'
 import { startBlock } from './builder.js'
 import type { Clock } from './clock.js'
 import type { TxPool } from './pool.js'
 import { PreimageStore } from './preimages.js'
-import { buildIncluded } from './receipts.js'
+import { minedBlockRecord } from './minedRecord.js'
 import type { StateReader, WorldState } from './state.js'
 import { ForkSourceError } from './fork/source.js'
 import { RingStateManager } from './stateManager.js'
@@ -93,7 +91,6 @@ export async function createMiningVM(
   const vm = await createVM({ common, stateManager: sm, blockchain: blockchain as never, evmOpts: { customOpcodes } })
   await installFastInterpreter(vm.evm as EVM)
   answerIdleRequestCalls(vm.evm, sm, keccak)
-  writes.attach(vm)
   return { vm, sm, preimages, writes, requestQueuesIdle: requestQueuesIdle(sm, keccak) }
 }
 
@@ -123,6 +120,8 @@ export class Miner {
   #timer: NodeJS.Timeout | undefined
   #stopped = false
   #pendingCache: { head: Uint8Array; record: BlockRecord; state: StateReader } | undefined
+  #baseFeeCache: { head: BlockRecord; fee: bigint } | undefined
+  #excessBlobGasCache: { head: BlockRecord; gas: bigint } | undefined
 
   constructor(parts: {
     common: Common
@@ -181,9 +180,28 @@ export class Miner {
 
   /** Base fee of the next block (undefined before London). */
   nextBaseFee(): bigint | undefined {
-    const header = this.#window.head.block.header
     if (!this.#common.isActivatedEIP(1559)) return undefined
-    return this.#settings.nextBaseFee ?? header.calcNextBaseFee()
+    return this.#settings.nextBaseFee ?? this.#impliedBaseFee()
+  }
+
+  /** The base fee the head implies for its child, worked out once per head (a send asks three times). */
+  #impliedBaseFee(): bigint {
+    const head = this.#window.head
+    const cached = this.#baseFeeCache
+    if (cached?.head === head) return cached.fee
+    const fee = head.block.header.calcNextBaseFee()
+    this.#baseFeeCache = { head, fee }
+    return fee
+  }
+
+  /** The excess blob gas of the head's child (EIP-4844), worked out once per head. */
+  #nextExcessBlobGas(): bigint {
+    const head = this.#window.head
+    const cached = this.#excessBlobGasCache
+    if (cached?.head === head) return cached.gas
+    const gas = head.block.header.calcNextExcessBlobGas(this.#common)
+    this.#excessBlobGasCache = { head, gas }
+    return gas
   }
 
   /** Mines `count` blocks from the pool; returns the last `window` of them. */
@@ -232,7 +250,7 @@ export class Miner {
     const txs = this.#pool.ordered(this.#nonceOf, this.nextBaseFee())
     const idle = requestQueuesIdle(sm, this.#keccak)
     const { block, senders, results } = await this.#build({ vm, sm, requestQueuesIdle: idle }, txs, this.#clock.peek(head.block.header.timestamp))
-    const record = blockRecord(block, senders, results)
+    const record = minedBlockRecord(block, senders, results)
     const state: StateReader = {
       account: (a) => sm.accountRecord(a),
       storage: (a, s) => sm.storageValue(a, s),
@@ -298,7 +316,7 @@ export class Miner {
     this.#sm.reset(this.#world.head)
     this.#preimages.discard()
     this.#writes.discard()
-    const { block, senders, results, included, dropped, consoleCalls } = await this.#build({ vm: this.#vm, sm: this.#sm, requestQueuesIdle: this.#requestQueuesIdle }, candidates, timestamp, extraData)
+    const { block, senders, results, included, dropped, consoleCalls } = await this.#build({ vm: this.#vm, sm: this.#sm, requestQueuesIdle: this.#requestQueuesIdle, writes: this.#writes }, candidates, timestamp, extraData)
     // A base fee set for the next block was that block's alone.
     if (this.#settings.nextBaseFee !== undefined) this.#settings = { ...this.#settings, nextBaseFee: undefined }
     const computed = await this.#sm.computeRoot()
@@ -306,7 +324,7 @@ export class Miner {
     this.#preimages.commit(block.header.number, this.#world.changedSlots(block.header.number))
     this.#sm.reset()
     for (const entry of [...included, ...dropped]) this.#pool.remove(keyOf(entry.hash))
-    const record = blockRecord(block, senders, results)
+    const record = minedBlockRecord(block, senders, results)
     this.#writes.finishBlock(record)
     this.push(record)
     this.#pool.prune(this.#nonceOf)
@@ -316,8 +334,8 @@ export class Miner {
     return record
   }
 
-  /** Runs `candidates` into a new block on `vm`; skips those that cannot run now. */
-  async #build(on: Pick<MiningVM, 'vm' | 'sm' | 'requestQueuesIdle'>, candidates: readonly PendingTx[], timestamp: bigint, extraData?: Uint8Array) {
+  /** Runs `candidates` into a new block on `vm`; skips those that cannot run now. The mining VM's `writes` records each transaction's. */
+  async #build(on: Pick<MiningVM, 'vm' | 'sm' | 'requestQueuesIdle'> & { writes?: StorageWriteRecorder }, candidates: readonly PendingTx[], timestamp: bigint, extraData?: Uint8Array) {
     const { vm, sm } = on
     const parent = this.#window.head.block
     const common = this.#common
@@ -329,10 +347,13 @@ export class Miner {
       coinbase: new Address(this.#settings.coinbase),
     }
     if (extraData !== undefined) headerData.extraData = extraData
-    if (this.#settings.nextBaseFee !== undefined && common.isActivatedEIP(1559)) headerData.baseFeePerGas = this.#settings.nextBaseFee
+    const baseFee = this.nextBaseFee()
+    // The base fee the parent implies, unless the block is London's first (ethereumjs gives that one its initial base fee).
+    if (baseFee !== undefined && (this.#settings.nextBaseFee !== undefined || headerData.number !== common.hardforkBlock('london'))) headerData.baseFeePerGas = baseFee
     if (common.consensusType() === 'pos') headerData.mixHash = this.#keccak(parent.hash())
     else headerData.difficulty = parent.header.difficulty
     if (common.isActivatedEIP(4788)) headerData.parentBeaconBlockRoot = ZERO32
+    if (common.isActivatedEIP(4844)) headerData.excessBlobGas = this.#nextExcessBlobGas()
     const opts: BuildBlockOpts = { parentBlock: parent, headerData, blockOpts: { putBlockIntoBlockchain: false, common } }
     if (common.isActivatedEIP(4895)) opts.withdrawals = []
     const builder = await startBlock(vm, opts, on.requestQueuesIdle)
@@ -342,7 +363,6 @@ export class Miner {
     const dropped: PendingTx[] = []
     // Per included transaction, the console.log calls it made (only the mining VM records any).
     const consoleCalls: ConsoleCall[][] = []
-    const baseFee = this.nextBaseFee()
     const blocked = new Set<string>()
     for (const entry of candidates) {
       const from = keyOf(entry.from)
@@ -362,7 +382,9 @@ export class Miner {
         continue
       }
       try {
+        on.writes?.beginTransaction()
         const result = await builder.addTransaction(tx, { skipHardForkValidation: true })
+        on.writes?.endTransaction(entry.hash)
         results.push(result)
         senders.push(entry.from)
         included.push(entry)
@@ -382,21 +404,4 @@ export class Miner {
   }
 
   #nonceOf = (sender: string): bigint => this.#world.head.account(sender)?.nonce ?? 0n
-}
-
-/** The record a block is kept as: its receipts and logs computed once, now. */
-function blockRecord(block: Block, senders: readonly Uint8Array[], results: readonly RunTxResult[]): BlockRecord {
-  const { transactions, logs } = buildIncluded(block, senders, results)
-  let size: number | undefined
-  // Only block answers read the size: summing it (see `blockSize.ts`) waits until one asks.
-  return {
-    block,
-    hash: block.hash(),
-    number: block.header.number,
-    transactions,
-    logs,
-    get size() {
-      return (size ??= blockSize(block))
-    },
-  }
 }

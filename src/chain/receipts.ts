@@ -13,8 +13,16 @@ import { bigIntToUnpaddedBytes, concatBytes, generateAddress } from '@ethereumjs
 import type { RunTxResult } from '@ethereumjs/vm'
 import type { IncludedTx, LogRecord, ReceiptRecord } from './types.js'
 
+/** What the records of an included transaction need of the VM's result of running it. */
+export type TxOutcome = Pick<RunTxResult, 'receipt' | 'blobGasUsed'>
+
+/** The part of `result` the records need: kept until they are built, without the EVM's run it holds. */
+export function outcomeOf(result: RunTxResult): TxOutcome {
+  return result.blobGasUsed === undefined ? { receipt: result.receipt } : { receipt: result.receipt, blobGasUsed: result.blobGasUsed }
+}
+
 /** Builds the included-transaction records of a freshly mined block. */
-export function buildIncluded(block: Block, senders: readonly Uint8Array[], results: readonly RunTxResult[]): { transactions: IncludedTx[]; logs: LogRecord[] } {
+export function buildIncluded(block: Block, senders: readonly Uint8Array[], results: readonly TxOutcome[]): { transactions: IncludedTx[]; logs: LogRecord[] } {
   const blockHash = block.hash()
   const number = block.header.number
   const timestamp = block.header.timestamp

@@ -11,7 +11,6 @@
  * Leaves to others: the state and its history (`state.ts`), slot names (`preimages.ts`).
  */
 import type { Common } from '@ethereumjs/common'
-import type { VM } from '@ethereumjs/vm'
 import { equal, keyOf } from './encoding.js'
 import { wrapOpcode } from './preimages.js'
 import type { WorldState } from './state.js'
@@ -28,18 +27,20 @@ export interface StorageWrite {
 }
 
 const SSTORE = 0x55
+/** The writes of a transaction that changed no slot (shared: write lists are only read). */
+const NO_WRITES: StorageWrite[] = []
 
 export class StorageWriteRecorder {
-  /** Slots the running transaction wrote: address + slot → value before the transaction. */
-  #current = new Map<string, Uint8Array>()
+  /** Slots the running transaction wrote: address → slot → value before the transaction. */
+  readonly #current = new Map<string, Map<string, Uint8Array>>()
   /**
    * Whether a transaction is running: the system calls around them (EIP-4788 and EIP-2935 at the
    * start of every block, the request contracts at its end) write slots too, and what they wrote
    * was noted and then thrown away, some 10 µs a block.
    */
   #inTransaction = false
-  /** Transactions of the block being mined, in order: hash → their writes. */
-  #block: { hash: string; writes: StorageWrite[] }[] = []
+  /** Transactions of the block being mined, in order, with their writes. */
+  #block: { hash: Uint8Array; writes: readonly StorageWrite[] }[] = []
   readonly #byRecord = new WeakMap<BlockRecord, readonly (readonly StorageWrite[])[]>()
   readonly #read: (address: string, slot: string) => Uint8Array
   readonly #load: ((address: string, slot: string) => Promise<void> | undefined) | undefined
@@ -65,60 +66,74 @@ export class StorageWriteRecorder {
       const address = keyOf(runState.interpreter.getAddress().bytes)
       const slot = key.toString(16).padStart(64, '0')
       // The first write of a transaction sees the value it started with.
-      if (!this.#current.has(address + slot)) {
+      if (this.#current.get(address)?.has(slot) !== true) {
         const loading = this.#load?.(address, slot)
         if (loading !== undefined) {
           return loading.then(() => {
-            this.#current.set(address + slot, this.#read(address, slot))
+            this.#noteBefore(address, slot)
             return original(runState, c)
           })
         }
-        this.#current.set(address + slot, this.#read(address, slot))
+        this.#noteBefore(address, slot)
       }
       return original(runState, c)
     })
   }
 
-  /** Listens to the transactions `vm` runs (system calls between them are not transactions). */
-  attach(vm: VM): void {
-    vm.events.on('beforeTx', () => {
-      this.#current = new Map()
-      this.#inTransaction = true
-    })
-    vm.events.on('afterTx', (event) => {
-      const writes: StorageWrite[] = []
-      for (const [key, before] of this.#current) {
-        const address = key.slice(0, 40)
-        const slot = key.slice(40)
+  /** Notes the value `slot` of `address` holds before the running transaction first writes it. */
+  #noteBefore(address: string, slot: string): void {
+    let slots = this.#current.get(address)
+    if (slots === undefined) this.#current.set(address, (slots = new Map()))
+    slots.set(slot, this.#read(address, slot))
+  }
+
+  /**
+   * Starts a transaction of the block being mined: what SSTORE noted since (a system call's
+   * writes) is not the transaction's. The miner calls it before each transaction it adds.
+   */
+  beginTransaction(): void {
+    this.#current.clear()
+    this.#inTransaction = true
+  }
+
+  /**
+   * Ends the transaction `hash` the miner added since `beginTransaction`: each slot it wrote whose
+   * value changed, by address and slot. Called right after the transaction ran (its state is
+   * the one the mining VM sees), not for one that could not run.
+   */
+  endTransaction(hash: Uint8Array): void {
+    let writes: StorageWrite[] = NO_WRITES
+    for (const [address, slots] of this.#current) {
+      for (const [slot, before] of slots) {
         const after = this.#read(address, slot)
-        if (!equal(before, after)) writes.push({ address, slot, before, after })
+        if (equal(before, after)) continue
+        if (writes === NO_WRITES) writes = []
+        writes.push({ address, slot, before, after })
       }
-      this.#current = new Map()
-      this.#inTransaction = false
-      this.#block.push({ hash: keyOf(event.transaction.hash()), writes: writes.sort(byAddressAndSlot) })
-    })
+    }
+    this.#current.clear()
+    this.#inTransaction = false
+    this.#block.push({ hash, writes: writes.length > 1 ? writes.sort(byAddressAndSlot) : writes })
   }
 
   /** Gives the writes of the block just mined to its record; forgets anything left from a failed one. */
   finishBlock(record: BlockRecord): void {
-    const byHash = new Map(this.#block.map((t) => [t.hash, t.writes]))
+    const recorded = this.#block
     this.#block = []
-    this.#current = new Map()
+    this.#current.clear()
     this.#inTransaction = false
-    if (record.transactions.length === 0) return
-    const lists: (readonly StorageWrite[])[] = []
-    for (const included of record.transactions) {
-      const writes = byHash.get(keyOf(included.hash))
-      if (writes === undefined) return // not mined here (an imported block): nothing recorded
-      lists.push(writes)
-    }
-    this.#byRecord.set(record, lists)
+    // Read off the block: its transaction records are built when first asked for.
+    const txs = record.block.transactions
+    if (txs.length === 0 || txs.length !== recorded.length) return
+    // Not mined here (an imported block): nothing recorded.
+    for (let i = 0; i < txs.length; i++) if (!equal(recorded[i]!.hash, txs[i]!.hash())) return
+    this.#byRecord.set(record, recorded.map((t) => t.writes))
   }
 
   /** Drops what a block being mined recorded so far (it was not committed). */
   discard(): void {
     this.#block = []
-    this.#current = new Map()
+    this.#current.clear()
     this.#inTransaction = false
   }
 

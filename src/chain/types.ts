@@ -84,7 +84,9 @@ export interface BlockRecord {
   readonly block: Block
   readonly hash: Uint8Array
   readonly number: bigint
+  /** One per transaction of `block`, in its order. A mined block's are built when first read, then kept. */
   readonly transactions: readonly IncludedTx[]
+  /** The logs of every transaction, in block order (built with `transactions`). */
   readonly logs: readonly LogRecord[]
   /** RLP size of the whole block in bytes. */
   readonly size: number

@@ -24,7 +24,8 @@ export class BlockWindow {
   readonly #onLeave: (record: BlockRecord) => void
   #ring: BlockRecord[] = []
   #byHash = new Map<string, BlockRecord>()
-  #txIndex = new Map<string, IncludedTx>()
+  /** Included transactions by their hash's key: the block and the position (its records are built when first read). */
+  #txIndex = new Map<string, TxPlace>()
   #recentHashes = new Map<bigint, Uint8Array>()
   /** Hashes of blocks a reorg took off, by key, with their numbers. */
   #orphans = new Map<string, bigint>()
@@ -60,7 +61,8 @@ export class BlockWindow {
 
   /** An included transaction by its hash's key (unprefixed hex). */
   included(key: string): IncludedTx | undefined {
-    return this.#txIndex.get(key)
+    const place = this.#txIndex.get(key)
+    return place === undefined ? undefined : place.record.transactions[place.index]
   }
 
   /** The hash of block `number` if it is one of the last 256 blocks. */
@@ -72,13 +74,13 @@ export class BlockWindow {
   push(record: BlockRecord): void {
     this.#ring.push(record)
     this.#byHash.set(keyOf(record.hash), record)
-    for (const included of record.transactions) this.#txIndex.set(keyOf(included.hash), included)
+    indexTransactions(this.#txIndex, record)
     this.#recentHashes.set(record.number, record.hash)
     this.#recentHashes.delete(record.number - 256n)
     while (this.#ring.length > this.size) {
       const old = this.#ring.shift()!
       this.#byHash.delete(keyOf(old.hash))
-      for (const included of old.transactions) this.#txIndex.delete(keyOf(included.hash))
+      for (const tx of old.block.transactions) this.#txIndex.delete(keyOf(tx.hash()))
       this.#onLeave(old)
       for (const [key, number] of this.#orphans) if (number <= old.number) this.#orphans.delete(key)
     }
@@ -90,7 +92,7 @@ export class BlockWindow {
     for (const record of removed) {
       this.#byHash.delete(keyOf(record.hash))
       this.#orphans.set(keyOf(record.hash), record.number)
-      for (const included of record.transactions) this.#txIndex.delete(keyOf(included.hash))
+      for (const tx of record.block.transactions) this.#txIndex.delete(keyOf(tx.hash()))
       this.#recentHashes.delete(record.number)
     }
     return removed
@@ -104,7 +106,20 @@ export class BlockWindow {
   restore(snapshot: WindowSnapshot): void {
     this.#ring = [...snapshot.ring]
     this.#byHash = new Map(this.#ring.map((r) => [keyOf(r.hash), r]))
-    this.#txIndex = new Map(this.#ring.flatMap((r) => r.transactions.map((t) => [keyOf(t.hash), t] as const)))
+    this.#txIndex = new Map()
+    for (const record of this.#ring) indexTransactions(this.#txIndex, record)
     this.#recentHashes = new Map(snapshot.recentHashes)
   }
+}
+
+/** Where an included transaction is: its block's record and its index there. */
+interface TxPlace {
+  readonly record: BlockRecord
+  readonly index: number
+}
+
+/** Adds the transactions of `record` to `index`, read off its block (whose transactions its records follow, one for one). */
+function indexTransactions(index: Map<string, TxPlace>, record: BlockRecord): void {
+  const txs = record.block.transactions
+  for (let i = 0; i < txs.length; i++) index.set(keyOf(txs[i]!.hash()), { record, index: i })
 }

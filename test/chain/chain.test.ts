@@ -104,6 +104,31 @@ describe('receipts', () => {
     expect(record!.logs.map((l) => l.transactionIndex)).toEqual([0, 1, 2, 3])
   })
 
+  test('behavior: a mined block builds its receipts and logs once, on first read, and every read gets the same records', async () => {
+    const chain = await newChain()
+    const store = await deployStore(chain)
+    const hash = await send(chain, signed1559(chain, 1, { nonce: 0n, to: store, data: storeCalldata(3n, 9n), gasLimit: 100_000n }))
+    const record = chain.head
+    // Found by hash through the window's index before anything read the block's records.
+    const found = chain.lookupTransaction(hash)
+    if (found?.status !== 'included') throw new Error('not included')
+    const included = found.included
+    expect(included).toBe(record.transactions[0])
+    expect(record.transactions).toBe(record.transactions)
+    expect(record.logs).toBe(record.logs)
+    expect(record.logs[0]).toBe(included.receipt.logs[0])
+    expect(bytesToHex(included.hash)).toBe(bytesToHex(hash))
+    expect(bytesToHex(included.blockHash)).toBe(bytesToHex(record.hash))
+    expect(included.receipt.status).toBe(1)
+    expect(included.receipt.gasUsed).toBe(record.block.header.gasUsed)
+    // A snapshot's restore indexes the ring again: the same records are found.
+    const id = await chain.snapshot()
+    await chain.mine(2n)
+    await chain.revert(id)
+    const again = chain.lookupTransaction(hash)
+    expect(again?.status === 'included' ? again.included : undefined).toBe(included)
+  })
+
   test('behavior: contractAddress is set for a creation, also a failed one', async () => {
     const chain = await newChain()
     const ok = await deployStore(chain)

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto'
-import { EventEmitter } from 'node:events'
 import { createEVM, getOpcodesForHF, type EVM } from '@ethereumjs/evm'
 import { Account, bytesToHex, createAddressFromString, hexToBytes, type Address } from '@ethereumjs/util'
-import type { VM } from '@ethereumjs/vm'
 import { expect, test } from 'vitest'
 import { installFastInterpreter } from '../../src/chain/execution/fastInterpreter.js'
 import { growingMemory, type MemoryClass } from '../../src/chain/execution/frame.js'
@@ -162,11 +160,9 @@ test('behavior: the storage-write recorder leaves writes outside a transaction (
   expect(log).toEqual([])
 })
 
-/** A recorder whose VM has started a transaction (the recorder notes writes between `beforeTx` and `afterTx`). */
+/** A recorder the miner has started a transaction on (it notes writes between `beginTransaction` and `endTransaction`). */
 function recorderInTransaction(read: (address: string, slot: string) => Uint8Array, load: (address: string, slot: string) => Promise<void> | undefined): StorageWriteRecorder {
   const recorder = new StorageWriteRecorder(read, load)
-  const events = new EventEmitter()
-  recorder.attach({ events } as unknown as VM)
-  events.emit('beforeTx')
+  recorder.beginTransaction()
   return recorder
 }
