@@ -13,7 +13,7 @@
  * of the whole: about a tenth of what sealing an automined block costs.
  */
 import type { TxReceipt } from '@ethereumjs/vm'
-import { listLength, stringLength, unpadded, writeLengthPrefix } from './encoding.js'
+import { listLength, stringLength, unpadded, writeLengthPrefix, writeString } from './encoding.js'
 
 /** An RLP item: a byte string, or a list of items. */
 type Item = Uint8Array | readonly Item[]
@@ -49,15 +49,7 @@ function payloadLength(items: readonly Item[]): number {
 }
 
 function writeItem(out: Uint8Array, at: number, item: Item): number {
-  if (item instanceof Uint8Array) {
-    if (item.length === 1 && item[0]! < 0x80) {
-      out[at] = item[0]!
-      return at + 1
-    }
-    at = writeLengthPrefix(out, at, item.length, 0x80)
-    out.set(item, at)
-    return at + item.length
-  }
+  if (item instanceof Uint8Array) return writeString(out, at, item)
   at = writeLengthPrefix(out, at, payloadLength(item), 0xc0)
   for (const child of item) at = writeItem(out, at, child)
   return at
