@@ -1,8 +1,8 @@
 /**
  * The opcode table the fast interpreter reads (see `fastInterpreter.ts`): ethereumjs's own, with
  * copies of its hottest handlers that skip the hex strings ethereumjs turns words through, and
- * synchronous copies of the gas handlers of memory opcodes (ethereumjs's are async functions, a
- * promise each step).
+ * synchronous copies of the gas handlers of memory and log opcodes (ethereumjs's are async
+ * functions, a promise each step).
  * Owns: those copies (ethereumjs 10.1.3 `opcodes/functions.js`, `opcodes/gas.js`,
  * `opcodes/util.js#subMemUsage`, `opcodes/EIP2929.js#accessStorageEIP2929`, line for line but for
  * the word conversions, `async`, and the state-tree EIPs the fast loop leaves to ethereumjs), and the
