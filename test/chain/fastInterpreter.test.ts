@@ -5,7 +5,8 @@ import { createEVM, getOpcodesForHF, type EVM } from '@ethereumjs/evm'
 import { Account, Address, bytesToHex, createAddressFromString, hexToBytes, stripHexPrefix } from '@ethereumjs/util'
 import { expect, test, vi } from 'vitest'
 import { installFastEIPLookup } from '../../src/chain/execution/eipLookup.js'
-import { fastStockHandler } from '../../src/chain/execution/fastOpcodes.js'
+import { fastStockGas, fastStockHandler } from '../../src/chain/execution/fastOpcodes.js'
+import { GasObserver, newObservation } from '../../src/chain/execution/gasObservation.js'
 import { installFastInterpreter } from '../../src/chain/execution/fastInterpreter.js'
 import { JumpAnalyses } from '../../src/chain/execution/jumpAnalysis.js'
 import { installWarmJournal, type WarmJournal } from '../../src/chain/execution/warmJournal.js'
@@ -48,6 +49,10 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
     accessStorageEIP2929: fingerprint(utilFunction('accessStorageEIP2929', eip2929)),
     // sstore.ts: SSTORE's handler, its gas handler and the functions that calls.
     sstoreGas: fingerprint(dynamicGasHandlers.get(0x55)),
+    // LOG0-4 share one handler and one gas handler.
+    log: fingerprint(handlers.get(0xa0)),
+    logGas: fingerprint(dynamicGasHandlers.get(0xa0)),
+    logShared: [0xa1, 0xa2, 0xa3, 0xa4].every((op) => handlers.get(op) === handlers.get(0xa0) && dynamicGasHandlers.get(op) === dynamicGasHandlers.get(0xa0)),
     sstore: fingerprint(handlers.get(0x55)),
     sstoreHelpers: fingerprint([utilFunction('updateSstoreGasEIP2200', eip2200), utilFunction('adjustSstoreGasEIP2929', eip2929), utilFunction('setLengthLeftStorage')].join()),
     addAlwaysWarmAddress: fingerprint(Journal.addAlwaysWarmAddress),
@@ -69,6 +74,9 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
       "isActivatedEIP": "931ac8a66349e377",
       "jumpAnalysis": "a30ec99e04e322ec",
       "keccak256": "5ec46a4fd5dac211",
+      "log": "edb80da68f1ea91c",
+      "logGas": "de048fe2e93ad689",
+      "logShared": true,
       "lookupOpInfo": "e968e6184feb5d03",
       "memoryWrite": "32bacb27aad7fdc6",
       "mload": "273cfeaa15517b02",
@@ -99,6 +107,8 @@ const MLOAD_EMPTY = createAddressFromString('0x000000000000000000000000000000000
 const COLD_READ = createAddressFromString('0x00000000000000000000000000000000000000b8')
 const SSTORES = createAddressFromString('0x00000000000000000000000000000000000000b9')
 const STATIC_SSTORE = createAddressFromString('0x00000000000000000000000000000000000000ba')
+const LOGS = createAddressFromString('0x00000000000000000000000000000000000000bb')
+const STATIC_LOG = createAddressFromString('0x00000000000000000000000000000000000000bc')
 const bytecode = (...parts: string[]) => hexToBytes(`0x${parts.join('')}`)
 
 // Main: x = calldataload(0); mstore(0, x); h = keccak256(0, 32); sstore(h, x); mstore(32, sload(h));
@@ -153,6 +163,19 @@ const SSTORES_CODE = bytecode(
 )
 // staticcall(gas, SSTORES, 0, 0, 0, 0): a write in a static frame.
 const STATIC_SSTORE_CODE = bytecode('600060006000600073', SSTORES.toString().slice(2), '5afa00')
+// mstore(0, a full word); log0(0, 32); log1(0, 0, 0); log2(1, 5, 7, 0x1234); log3 with an address
+// and a full word as topics (and 9); log4(0x100, 0x40, 1, 2, 3, 4) (memory grows).
+const LOGS_CODE = bytecode(
+  `7f${'a5'.repeat(32)}600052`,
+  '60206000a0',
+  '600060006000a1',
+  '611234600760056001a2',
+  `600973${'c0'.repeat(20)}7f${'ff'.repeat(32)}60006000a3`,
+  '6004600360026001604061' + '0100a4',
+  '00',
+)
+// staticcall(gas, LOGS, 0, 0, 0, 0): logs in a static frame.
+const STATIC_LOG_CODE = bytecode('600060006000600073', LOGS.toString().slice(2), '5afa00')
 // Jumps over STOP, then mstore(0, 0) with PUSH0 (Shanghai) and returns the word.
 const PUSH0_CODE = hexToBytes('0x600456005b5f5f5260205ff3')
 
@@ -173,6 +196,8 @@ async function evmWith(fast: boolean, hardfork = 'prague') {
     [COLD_READ, COLD_READ_CODE],
     [SSTORES, SSTORES_CODE],
     [STATIC_SSTORE, STATIC_SSTORE_CODE],
+    [LOGS, LOGS_CODE],
+    [STATIC_LOG, STATIC_LOG_CODE],
   ] as const)
     await evm.stateManager.putCode(address, code)
   if (fast) await installFastInterpreter(evm)
@@ -218,6 +243,9 @@ const RUNS: Record<string, { to?: Address; data?: Uint8Array; gasLimit: bigint; 
   'every SSTORE gas case': { to: SSTORES, gasLimit: 200_000n, error: undefined, before: slotOneFive },
   'SSTORE with no more than the EIP-2200 stipend left': { to: SSTORES, gasLimit: 2_306n, error: 'out of gas', before: slotOneFive },
   'SSTORE in a static frame': { to: STATIC_SSTORE, gasLimit: 200_000n, error: undefined, before: slotOneFive },
+  'logs of every topic count': { to: LOGS, gasLimit: 200_000n, error: undefined },
+  'logs with too little gas for the last': { to: LOGS, gasLimit: 3_000n, error: 'out of gas' },
+  'logs in a static frame': { to: STATIC_LOG, gasLimit: 200_000n, error: undefined },
   'revert with data': { to: REVERTING, gasLimit: 100_000n, error: 'revert' },
   'memory past the gas': { to: MEMORY_OOG, gasLimit: 100_000n, error: 'out of gas' },
   'gas of an opcode on an empty stack': { to: MLOAD_EMPTY, gasLimit: 100_000n, error: 'stack underflow' },
@@ -399,4 +427,32 @@ test('behavior: a custom opcode wrapping ethereumjs SSTORE wraps its fast copy, 
   expect(fastStockHandler(0x55, sstore)).not.toBe(sstore)
   expect(fastStockHandler(0x55, sstore)).toBe(fastStockHandler(0x55, sstore))
   expect(fastStockHandler(0x20, handlers.get(0x20))).toBe(handlers.get(0x20))
+})
+
+test('behavior: a wrapper of ethereumjs SSTORE gas wraps its fast copy, made once; other gas handlers and custom ones stay', () => {
+  const common = createDevCommon({ chainId: 1n, hardfork: 'prague' })
+  const { dynamicGasHandlers } = getOpcodesForHF(common)
+  const gas = dynamicGasHandlers.get(0x55)
+  expect(fastStockGas(0x55, gas, common)).not.toBe(gas)
+  expect(fastStockGas(0x55, gas, common)).toBe(fastStockGas(0x55, gas, common))
+  expect(fastStockGas(0x51, dynamicGasHandlers.get(0x51), common)).toBe(dynamicGasHandlers.get(0x51))
+  const custom = async () => 0n
+  expect(fastStockGas(0x55, custom, common)).toBe(custom)
+})
+
+test('behavior: with the estimator watching (its wrappers on the table), SSTORE runs as ethereumjs runs it and is seen', async () => {
+  const stock = await evmWith(false)
+  const fast = await evmWith(true)
+  const observer = new GasObserver(fast, (fast as unknown as { common: Common }).common)
+  for (const watched of [true, false]) {
+    await slotOneFive(stock)
+    await slotOneFive(fast)
+    const observation = newObservation()
+    observer.start(observation, CALLER.bytes)
+    const run = { to: SSTORES, gasLimit: 200_000n }
+    const expected = await runOn(stock, run, watched)
+    expect(await runOn(fast, run, watched)).toEqual(expected)
+    observer.stop()
+    expect(observation.leastGasAtSstore).toBeGreaterThan(0n)
+  }
 })

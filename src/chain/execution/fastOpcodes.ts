@@ -1,8 +1,8 @@
 /**
  * The opcode table the fast interpreter reads (see `fastInterpreter.ts`): ethereumjs's own, with
  * copies of its hottest handlers that skip the hex strings ethereumjs turns words through, and
- * synchronous copies of the gas handlers of memory opcodes (ethereumjs's are async functions, a
- * promise each step).
+ * synchronous copies of the gas handlers of memory and log opcodes (ethereumjs's are async
+ * functions, a promise each step).
  * Owns: those copies (ethereumjs 10.1.3 `opcodes/functions.js`, `opcodes/gas.js`,
  * `opcodes/util.js#subMemUsage`, `opcodes/EIP2929.js#accessStorageEIP2929`, line for line but for
  * the word conversions, `async`, and the state-tree EIPs the fast loop leaves to ethereumjs), and the
@@ -11,7 +11,7 @@
  * Leaves everything else to ethereumjs's table.
  */
 import type { Common } from '@ethereumjs/common'
-import { getOpcodesForHF } from '@ethereumjs/evm'
+import { EVMError, getOpcodesForHF } from '@ethereumjs/evm'
 import { bytesToBigInt } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { sstoreGas, sstoreHandler, type SstoreRunState } from './sstore.js'
@@ -28,7 +28,10 @@ export interface OpcodeRunState {
     storageLoad(key: Uint8Array): Promise<Uint8Array>
     getAddress(): { readonly bytes: Uint8Array }
     readonly journal: { isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean; addWarmedStorage(address: Uint8Array, slot: Uint8Array): void }
+    isStatic(): boolean
+    log(data: Uint8Array, numberOfTopics: number, topics: Uint8Array[]): void
   }
+  readonly opCode: number
   memoryWordCount: bigint
   highestMemCost: bigint
 }
@@ -49,6 +52,34 @@ export interface OpcodeEntry {
   readonly halt?: OpHandler
 }
 export type OpcodeTable = readonly OpcodeEntry[]
+
+/** LOG0 to LOG4. */
+const LOGS = [0xa0, 0xa1, 0xa2, 0xa3, 0xa4] as const
+const LOG0 = 0xa0
+
+/** LOG0-4: ethereumjs pads each topic through a hex string and two spread arrays (`setLengthLeft`). */
+const logHandler: OpHandler = (runState) => {
+  const [memOffset, memLength] = runState.stack.popN(2) as [bigint, bigint]
+  const topicsCount = runState.opCode - LOG0
+  const topics = runState.stack.popN(topicsCount)
+  const topicsBuf = topics.map((topic) => wordBytes(topic))
+  let mem: Uint8Array = new Uint8Array(0)
+  if (memLength !== 0n) {
+    mem = runState.memory.read(Number(memOffset), Number(memLength))
+  }
+  runState.interpreter.log(mem, topicsCount, topicsBuf)
+}
+
+/** LOG0-4's gas, synchronous (ethereumjs's is an async function: a promise a step). */
+const logGas: SyncGasHandler = (runState, gas, common) => {
+  if (runState.interpreter.isStatic()) throw new EVMError(EVMError.errorMessages.STATIC_STATE_CHANGE)
+  const [memOffset, memLength] = runState.stack.peek(2) as [bigint, bigint]
+  const topicsCount = runState.opCode - LOG0
+  if (topicsCount < 0 || topicsCount > 4) throw new EVMError(EVMError.errorMessages.OUT_OF_RANGE)
+  gas += subMemUsage(runState, memOffset, memLength, common)
+  gas += common.param('logTopicGas') * BigInt(topicsCount) + memLength * common.param('logDataGas')
+  return gas
+}
 
 /** The handlers swapped in, by opcode; each does what ethereumjs's does, without hex strings. */
 const FAST_HANDLERS: ReadonlyMap<number, OpHandler> = new Map<number, OpHandler>([
@@ -110,6 +141,7 @@ const FAST_HANDLERS: ReadonlyMap<number, OpHandler> = new Map<number, OpHandler>
       runState.stack.push(value.length === 0 ? 0n : value.length === 32 ? readWord(value) : bytesToBigInt(value))
     },
   ],
+  ...LOGS.map((op): [number, OpHandler] => [op, logHandler]),
 ])
 
 /** The halting handlers, by opcode: ethereumjs's but for the trap (`Interpreter.finish` is the return value and the trap). */
@@ -220,6 +252,7 @@ const SYNC_GAS: ReadonlyMap<number, SyncGasHandler> = new Map<number, SyncGasHan
   [0xf3, rangeGas],
   // REVERT
   [0xfd, rangeGas],
+  ...LOGS.map((op): [number, SyncGasHandler] => [op, logGas]),
 ])
 
 /** Gas handlers that stay async (they read storage), made from ethereumjs's own: SSTORE (`sstore.ts`). */
@@ -245,6 +278,28 @@ export function fastStockHandler<H>(op: number, stock: H): H {
 
 /** ethereumjs's own handlers (a table entry holding another belongs to a custom opcode). */
 let stock: { readonly handlers: ReadonlyMap<number, unknown>; readonly gas: ReadonlyMap<number, unknown> } | undefined
+const fastGasHandlers = new WeakMap<object, unknown>()
+
+function stockHandlers(common: Common): NonNullable<typeof stock> {
+  if (stock === undefined) {
+    const { handlers, dynamicGasHandlers } = getOpcodesForHF(common)
+    stock = { handlers, gas: dynamicGasHandlers }
+  }
+  return stock
+}
+
+/**
+ * The fast copy of `gas`, opcode `op`'s async gas handler, when `gas` is ethereumjs's own and has
+ * one (made once per handler): for a wrapper put on a table entry before the fast table is made
+ * of it (the estimator's `GasObserver`), which `fastTable` would otherwise leave to ethereumjs.
+ */
+export function fastStockGas<H>(op: number, gas: H, common: Common): H {
+  const wrap = ASYNC_GAS.get(op)
+  if (wrap === undefined || gas !== stockHandlers(common).gas.get(op)) return gas
+  let fast = fastGasHandlers.get(gas as object) as H | undefined
+  if (fast === undefined) fastGasHandlers.set(gas as object, (fast = wrap(gas as unknown as AsyncGasHandler) as unknown as H))
+  return fast
+}
 /** Each ethereumjs opcode table with the fast copies swapped in (a hardfork change builds a new table). */
 const fastTables = new WeakMap<OpcodeTable, OpcodeTable>()
 
@@ -252,11 +307,7 @@ const fastTables = new WeakMap<OpcodeTable, OpcodeTable>()
 export function fastTable(table: OpcodeTable, common: Common): OpcodeTable {
   let fast = fastTables.get(table)
   if (fast !== undefined) return fast
-  if (stock === undefined) {
-    const { handlers, dynamicGasHandlers } = getOpcodesForHF(common)
-    stock = { handlers, gas: dynamicGasHandlers }
-  }
-  const { handlers, gas } = stock
+  const { handlers, gas } = stockHandlers(common)
   fast = table.map((entry, op) => {
     const stockHandler = handlers.get(op)
     const handler = FAST_HANDLERS.get(op) ?? (WRAPPING_HANDLERS.has(op) ? fastStockHandler(op, stockHandler as OpHandler) : undefined)
@@ -274,7 +325,7 @@ export function fastTable(table: OpcodeTable, common: Common): OpcodeTable {
       ...(ownHandler ? { opHandler: handler } : {}),
       ...(ownGas ? { syncGas } : {}),
       ...(ownHalt ? { halt } : {}),
-      ...(ownAsyncGas ? { gasHandler: asyncGas(entry.gasHandler as AsyncGasHandler) } : {}),
+      ...(ownAsyncGas ? { gasHandler: fastStockGas(op, entry.gasHandler, common) } : {}),
     }
   })
   fastTables.set(table, fast)

@@ -12,6 +12,7 @@
 import type { Common } from '@ethereumjs/common'
 import type { EVM } from '@ethereumjs/evm'
 import { bigIntToBytes, equalsBytes, setLengthLeft } from '@ethereumjs/util'
+import { fastStockGas } from './fastOpcodes.js'
 
 /** One observed run. */
 export interface GasObservation {
@@ -62,12 +63,14 @@ interface EVMTable {
 export class GasObserver {
   readonly #evm: EVMTable
   readonly #sound: boolean
+  readonly #common: Common
   #table: OpcodeEntry[] | undefined
   #current: GasObservation | undefined
   #sender: Uint8Array = new Uint8Array(20)
 
   constructor(evm: EVM, common: Common) {
     this.#evm = evm as unknown as EVMTable
+    this.#common = common
     this.#sound = !UNOBSERVED_EIPS.some((eip) => common.isActivatedEIP(eip))
     this.#wrap()
   }
@@ -111,7 +114,9 @@ export class GasObserver {
     // Opcodes the fork lacks share the INVALID entry.
     if (entry === undefined || entry.opcodeInfo.code !== code) return
     const part = entry.gasHandler === undefined ? 'opHandler' : 'gasHandler'
-    const inner = entry[part]!
+    // The fast table is made of this table later and keeps only ethereumjs's own handlers' fast
+    // copies (`fastOpcodes.ts`): a wrapper of ethereumjs's SSTORE gas would run its slow original.
+    const inner = part === 'gasHandler' ? fastStockGas(code, entry.gasHandler!, this.#common) : entry.opHandler
     const observer = this
     const wrapped: Handler = function (runState, second, third) {
       const observation = observer.#current
