@@ -1,7 +1,7 @@
 import { createTx, getCalldataFloorGas, getMinimumGasLimit, type TypedTxData } from '@ethereumjs/tx'
 import { bytesToHex, eoaCode7702SignAuthorization, hexToBytes } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
-import { callFixedCosts, calldataFloorGas, intrinsicGas, minimumGasLimit, needsTransaction } from '../../src/chain/execution/intrinsic.js'
+import { callFixedCosts, calldataFloorGas, intrinsicGas, minimumGasLimit, needsTransaction, transactionFloorGas } from '../../src/chain/execution/intrinsic.js'
 import { createDevCommon } from '../../src/chain/genesis.js'
 
 const KEY = hexToBytes('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
@@ -32,7 +32,7 @@ test('behavior: intrinsic gas and calldata floor equal what ethereumjs computes 
   }
 })
 
-test('behavior: the least gas limit admission takes equals ethereumjs getMinimumGasLimit (each type, creation, calldata floor)', () => {
+test('behavior: the least gas limit admission takes and the calldata floor a mined transaction pays equal ethereumjs getMinimumGasLimit and getCalldataFloorGas (each type, creation)', () => {
   for (const hardfork of ['istanbul', 'berlin', 'london', 'prague', 'osaka']) {
     const common = createDevCommon({ chainId: 31337n, hardfork })
     const to = new Uint8Array(20).fill(7)
@@ -52,6 +52,7 @@ test('behavior: the least gas limit admission takes equals ethereumjs getMinimum
       const tx = createTx(data, { common }).sign(KEY)
       const sender = tx.getSenderAddress()
       expect({ hardfork, type: tx.type, minimum: minimumGasLimit(tx, sender) }).toEqual({ hardfork, type: tx.type, minimum: getMinimumGasLimit(tx, sender) })
+      expect({ hardfork, type: tx.type, floor: transactionFloorGas(tx, sender) }).toEqual({ hardfork, type: tx.type, floor: getCalldataFloorGas(tx, sender) })
     }
   }
 })
@@ -82,6 +83,8 @@ test('behavior: a fork that reprices fixed costs (EIP-7976) is left to ethereumj
   expect(needsTransaction(common)).toBe(false)
   common.setEIPs([7976])
   expect(needsTransaction(common)).toBe(true)
+  const tx = createTx({ to: new Uint8Array(20).fill(7), data: new Uint8Array([0, 1, 0, 2]), gasLimit: 100_000n }, { common }).sign(KEY)
+  expect(transactionFloorGas(tx, tx.getSenderAddress())).toBe(getCalldataFloorGas(tx, tx.getSenderAddress()))
   common.setHardfork('prague')
   expect(needsTransaction(common)).toBe(true)
   expect(needsTransaction(createDevCommon({ chainId: 31337n, hardfork: 'osaka' }))).toBe(false)

@@ -7,7 +7,7 @@
  * reprice them (EIP-2780, 7976, 7981, 8037) are left to ethereumjs: `needsTransaction` says when.
  */
 import type { Common } from '@ethereumjs/common'
-import { getMinimumGasLimit, type TypedTransaction } from '@ethereumjs/tx'
+import { getCalldataFloorGas, getMinimumGasLimit, type TypedTransaction } from '@ethereumjs/tx'
 import type { Address } from '@ethereumjs/util'
 import type { CallParams } from './params.js'
 
@@ -61,6 +61,16 @@ export function minimumGasLimit(tx: TypedTransaction, sender: Address): bigint {
   const intrinsic = fixedCosts(common, tx.data, zeros, tx.to === undefined, addresses, keys, authorizations)
   const floor = floorOf(tx.data, zeros, common)
   return floor > intrinsic ? floor : intrinsic
+}
+
+/**
+ * EIP-7623's calldata floor of `tx` as ethereumjs's `getCalldataFloorGas` computes it, on forks
+ * `intrinsicGas` covers. Why: ethereumjs adds a bigint per byte of calldata, tens of microseconds
+ * for a deployment, on every mined transaction.
+ */
+export function transactionFloorGas(tx: TypedTransaction, sender: Address): bigint {
+  if (needsTransaction(tx.common)) return getCalldataFloorGas(tx, sender)
+  return floorOf(tx.data, zeroBytes(tx.data), tx.common)
 }
 
 /** Base, calldata, creation, access list and authorization costs, per the fork's parameters. */

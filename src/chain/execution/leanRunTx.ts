@@ -19,11 +19,12 @@
 import type { Block } from '@ethereumjs/block'
 import { ConsensusType } from '@ethereumjs/common'
 import type { EVM, EVMResult } from '@ethereumjs/evm'
-import { Capability, getCalldataFloorGas, type FeeMarket1559Tx, type LegacyTx, type TypedTransaction } from '@ethereumjs/tx'
+import { Capability, type FeeMarket1559Tx, type LegacyTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Account, Address, EthereumJSErrorWithoutCode, KECCAK256_NULL, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import { Bloom, runTx, type RunTxOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { keyOf } from '../encoding.js'
 import { RingStateManager } from '../stateManager.js'
+import { transactionFloorGas } from './intrinsic.js'
 
 /** EIPs under which ethereumjs's runTx does more than this copy does. */
 const OWN_RUN_EIPS = [2780, 6800, 7708, 7864, 7928, 8037, 8246] as const
@@ -176,7 +177,7 @@ async function leanRun(vm: VMInternals, tx: TypedTransaction, block: Block, bloc
 
   // Gas limit and fees.
   const intrinsicGas = tx.getIntrinsicGas()
-  const floorCost = getCalldataFloorGas(tx, caller)
+  const floorCost = transactionFloorGas(tx, caller)
   evm.eip7928CallPostTargetOog = false
   const minGasLimit = intrinsicGas > floorCost ? intrinsicGas : floorCost
   if (tx.gasLimit < minGasLimit) {
