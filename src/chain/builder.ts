@@ -29,7 +29,6 @@ import { RLP } from '@ethereumjs/rlp'
 import { Blob4844Tx, NetworkWrapperType, createMinimal4844TxFromNetworkWrapper, type TypedTransaction } from '@ethereumjs/tx'
 import { Address, CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bigIntToAddressBytes, hexToBytes, toType } from '@ethereumjs/util'
 import { sha256 } from '@noble/hashes/sha2.js'
-import { keccak_256 } from '@noble/hashes/sha3.js'
 import { BlockBuilder, BuildStatus, buildBlock, type BuildBlockOpts, type RunTxOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { equal, keyOf } from './encoding.js'
 import { runTransaction } from './execution/leanRunTx.js'
@@ -39,6 +38,7 @@ import { encodeTxReceipt } from './receiptEncoding.js'
 import { wordBytes } from './execution/word.js'
 import { SYSTEM_CONTRACTS } from './systemContracts.js'
 import { singleKeyRoot, trieRoot, trieSet, type TrieNode } from './trie.js'
+import { keccakOf } from './crypto.js'
 
 /** The EIPs under which `LeanBlockBuilder` would build a different block than ethereumjs: those go to its builder. */
 const OWN_BUILDER_EIPS = [7843, 7864, 7928, 8037] as const
@@ -247,7 +247,7 @@ class LeanBlockBuilder extends BlockBuilder {
     const results: Mutable<BlockResults> = { stateRoot, transactionsTrie, receiptTrie, logsBloom, gasUsed: this.gasUsed }
     if (common.isActivatedEIP(4844)) results.blobGasUsed = this.blobGasUsed
     if (requestsHash !== undefined) results.requestsHash = requestsHash
-    const header = withHashCached(makeHeader(this.#fields, headerCommon(common), results), common.customCrypto.keccak256 ?? keccak_256)
+    const header = withHashCached(makeHeader(this.#fields, headerCommon(common), results), keccakOf(common))
     const block = new Block(header, [...state.transactions], [], undefined, blockOpts)
     if (blockOpts.putBlockIntoBlockchain === true) await vm.blockchain.putBlock(block)
     state.blockStatus = { status: BuildStatus.Build, block }
@@ -332,7 +332,7 @@ function historyAddress(param: bigint): Address {
 
 /** Root of the trie of `values` keyed by their RLP-encoded index, as the transaction and receipt tries are. */
 function indexedRoot(values: readonly Uint8Array[], vm: VM): Uint8Array {
-  const keccak = vm.common.customCrypto.keccak256 ?? keccak_256
+  const keccak = keccakOf(vm.common)
   // An automined block's one transaction: its key is RLP(0) = 0x80.
   if (values.length === 1) return singleKeyRoot(FIRST_INDEX_PATH, values[0]!, keccak)
   let root: TrieNode | undefined

@@ -19,7 +19,6 @@ import type { ForkPoint } from './fork/source.js'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToUnprefixedHex, type Address } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
-import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { AccessListCall, AccessListResult } from './accessList.js'
 import type { Clock } from './clock.js'
 import { checkBlockSettings, checkMiningMode, codeEdit, editHead, storageEdit, type AccountEdit } from './controls.js'
@@ -46,6 +45,7 @@ import { WorldState, type StateReader } from './state.js'
 import { PendingTransactions } from './transactions.js'
 import type { BlockRecord, BlockRef, IncludedTx, MiningMode, PendingTx, TxLookup } from './types.js'
 import { BlockWindow } from './window.js'
+import { keccakOf } from './crypto.js'
 
 export type { ChainEvents } from './events.js'
 export type { ChainOptions } from './genesis.js'
@@ -112,7 +112,7 @@ export class Chain {
     this.window = init.window.size
     this.safeLag = o.safeLag ?? CHAIN_DEFAULTS.safeLag
     this.finalizedLag = o.finalizedLag ?? CHAIN_DEFAULTS.finalizedLag
-    this.#keccak = init.common.customCrypto.keccak256 ?? keccak_256
+    this.#keccak = keccakOf(init.common)
     const reporter = { onConsole: o.onConsole, info: o.logger?.info?.bind(o.logger) }
     const parts = { common: this.common, world: this.#world, pool: this.#pool, window: this.#window }
     this.#miner = new Miner({
@@ -175,7 +175,7 @@ export class Chain {
   }): Promise<Chain> {
     const { common, world, options } = init
     const window = new BlockWindow(options.window ?? CHAIN_DEFAULTS.window, (old) => world.evict(old.number))
-    const mining = await createMiningVM(common, world, window, common.customCrypto.keccak256 ?? keccak_256, init.olderHash)
+    const mining = await createMiningVM(common, world, window, keccakOf(common), init.olderHash)
     const first = init.genesis ?? init.blocks[0]!
     const genesis = { hash: first.hash, timestamp: first.block.header.timestamp }
     const chain = new Chain({ ...init, window, mining, genesis })

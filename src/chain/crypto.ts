@@ -16,7 +16,7 @@ import { calculateSigRecovery, ecrecover as jsEcrecover } from '@ethereumjs/util
 import { secp256k1 as nobleSecp256k1 } from '@noble/curves/secp256k1.js'
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 as nobleKeccak256 } from '@noble/hashes/sha3.js'
-import type { CustomCrypto } from '@ethereumjs/common'
+import type { Common, CustomCrypto } from '@ethereumjs/common'
 import type { KZG } from '@ethereumjs/util'
 import { fromLatin1, sliceLatin1, toLatin1, writeLatin1, type Latin1 } from './latin1.js'
 
@@ -375,6 +375,14 @@ const SHA256_OF_NOTHING = nobleSha256(new Uint8Array(0))
 const sha256 = (msg: Uint8Array): Uint8Array => (msg.length === 0 ? SHA256_OF_NOTHING.slice() : nobleSha256(msg))
 
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * The keccak256 a chain hashes with: its Common's custom one (the WebAssembly keccak, see
+ * {@link createCustomCrypto}), or @noble/hashes' for a Common built without one.
+ */
+export function keccakOf(common: Pick<Common, 'customCrypto'>): (msg: Uint8Array) => Uint8Array {
+  return common.customCrypto.keccak256 ?? nobleKeccak256
+}
 
 /**
  * The `customCrypto` for every `Common` of the chain: lazy KZG, native secp256k1 where it loads,

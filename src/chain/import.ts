@@ -22,7 +22,6 @@ import {
   unpadBytes,
 } from '@ethereumjs/util'
 import { createVM, runBlock, type RunBlockResult } from '@ethereumjs/vm'
-import { keccak_256 } from '@noble/hashes/sha3.js'
 import { Chain, type ChainOptions } from './chain.js'
 import { Clock } from './clock.js'
 import { newAccount } from './encoding.js'
@@ -34,6 +33,7 @@ import { WorldState, emptyChanges, type StateChanges } from './state.js'
 import { RingStateManager } from './stateManager.js'
 import { SYSTEM_CONTRACTS, watchRequestCalls } from './systemContracts.js'
 import type { BlockRecord } from './types.js'
+import { keccakOf } from './crypto.js'
 
 export type { GethGenesis } from '@ethereumjs/common'
 
@@ -79,7 +79,7 @@ export async function importChain(source: ChainImport, options: ChainOptions = {
   const window = options.window ?? DEFAULT_WINDOW
   if (!Number.isInteger(window) || window < 1) throw new InvalidInputError('window must be a positive integer')
   const common = createImportCommon(source.genesis, options.customCrypto)
-  const keccak = common.customCrypto.keccak256 ?? keccak_256
+  const keccak = keccakOf(common)
   const world = new WorldState(common)
   const alloc = genesisAlloc(source.genesis, keccak)
   await world.commitGenesis(alloc)
@@ -229,7 +229,7 @@ class Replay {
     this.#common = common
     this.#world = world
     this.#sm = new RingStateManager(world.head, {
-      keccak: common.customCrypto.keccak256 ?? keccak_256,
+      keccak: keccakOf(common),
       computeRoot: (changes) => world.computeRoot(changes),
     })
     this.#parent = genesis.block

@@ -17,8 +17,8 @@
 import { BlockHeader, paramsBlock } from '@ethereumjs/block'
 import { Hardfork, type Common } from '@ethereumjs/common'
 import { Address, EthereumJSErrorWithoutCode, KECCAK256_RLP, KECCAK256_RLP_ARRAY, SHA256_NULL, TypeOutput, toType } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
 import { equal } from './encoding.js'
+import { keccakOf } from './crypto.js'
 
 /** Every field of a header as ethereumjs's `BlockHeader` holds it (undefined: not in this fork). */
 export interface HeaderFields {
@@ -141,7 +141,7 @@ interface HeaderInternals {
 function MinedHeader(this: Writable<HeaderFields> & HeaderInternals, fields: HeaderFields, results: BlockResults | undefined, common: Common): void {
   this.cache = { hash: undefined }
   this.common = common
-  this.keccakFunction = common.customCrypto.keccak256 ?? keccak_256
+  this.keccakFunction = keccakOf(common)
   this.parentHash = fields.parentHash
   this.uncleHash = fields.uncleHash
   this.coinbase = fields.coinbase

@@ -21,7 +21,6 @@
  */
 import { KECCAK256_NULL, KECCAK256_RLP, bytesToUnprefixedHex } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
-import { keccak_256 } from '@noble/hashes/sha3.js'
 import { equal, keyOf, sameAccount } from './encoding.js'
 import { LoadedKeys, StateNotLoadedError } from './fork/loadedKeys.js'
 import { fromLatin1, toLatin1, type Latin1 } from './latin1.js'
@@ -31,6 +30,7 @@ import { BlockState, EMPTY, bytesOf, type StateLoader, type StateReader } from '
 import { cloneSnapshot, dropAfter, dropOldest, dropOldestOf, firstAfter, type BlockKeys, type Change, type WorldStateSnapshot } from './stateHistory.js'
 import { trieNodeCount, type NibblePath, type Tries } from './trie.js'
 import type { AccountRecord } from './types.js'
+import { keccakOf } from './crypto.js'
 
 export { EMPTY, type StateLoader, type StateReader } from './stateReader.js'
 export { emptyChanges, type ComputedRoot, type StateChanges } from './stateRoot.js'
@@ -73,7 +73,7 @@ export class WorldState {
   }
 
   constructor(common: Common) {
-    this.#keccak = common.customCrypto.keccak256 ?? keccak_256
+    this.#keccak = keccakOf(common)
     this.#code.set(EMPTY_CODE_HASH, EMPTY)
   }
 

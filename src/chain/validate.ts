@@ -18,12 +18,12 @@ import {
   type TypedTransaction,
 } from '@ethereumjs/tx'
 import { Address, SECP256K1_ORDER_DIV_2, bytesToBigInt, ecrecover } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
 import { minimumGasLimit } from './execution/intrinsic.js'
 import { readWord } from './execution/word.js'
 import { plainFeeMarketTx } from './feeMarketTx.js'
 import { IntrinsicGasError, InsufficientFundsError, NonceTooLowError, TxRejectedError } from './errors.js'
 import type { AccountRecord, PendingTx } from './types.js'
+import { keccakOf } from './crypto.js'
 
 /** Largest transaction geth's pool takes (blob sidecars aside). */
 const MAX_TX_SIZE = 128 * 1024
@@ -123,7 +123,7 @@ function fromFields(raw: Uint8Array, type: number | undefined, fields: Uint8Arra
 function recoverTypedSender(raw: Uint8Array, type: number, body: Uint8Array[], tx: TypedTransaction): Uint8Array {
   const crypto = tx.common.customCrypto
   const n = body.length
-  const hash = (crypto.keccak256 ?? keccak_256)(signingMessage(raw, type, body))
+  const hash = keccakOf(tx.common)(signingMessage(raw, type, body))
   return (crypto.ecrecover ?? ecrecover)(hash, bytesToBigInt(body[n - 3]!), body[n - 2]!, body[n - 1]!, undefined)
 }
 
@@ -165,7 +165,7 @@ function itemLength(item: Uint8Array): number {
  * it encodes the transaction again for each use (its hash at admission, the block's transaction trie).
  */
 function pinSender(tx: TypedTransaction, publicKey: Uint8Array, raw: Uint8Array | undefined): TypedTransaction {
-  const keccak = tx.common.customCrypto.keccak256 ?? keccak_256
+  const keccak = keccakOf(tx.common)
   const sender = keccak(publicKey).slice(12)
   tx.cache.senderPubKey = publicKey
   Object.defineProperty(tx, 'getSenderAddress', { value: () => new Address(sender) })

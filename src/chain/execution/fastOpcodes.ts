@@ -13,9 +13,9 @@
 import type { Common } from '@ethereumjs/common'
 import { EVMError, getOpcodesForHF } from '@ethereumjs/evm'
 import { bytesToBigInt } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
 import { sstoreGas, sstoreHandler, type SstoreRunState } from './sstore.js'
 import { readWord, wordBytes, writeWord } from './word.js'
+import { keccakOf } from '../crypto.js'
 
 /** The parts of ethereumjs's `RunState` the handlers below use. */
 export interface OpcodeRunState {
@@ -90,7 +90,7 @@ const FAST_HANDLERS: ReadonlyMap<number, OpHandler> = new Map<number, OpHandler>
       const [offset, length] = runState.stack.popN(2) as [bigint, bigint]
       let data: Uint8Array = new Uint8Array(0)
       if (length !== 0n) data = runState.memory.read(Number(offset), Number(length))
-      runState.stack.push(readWord((common.customCrypto.keccak256 ?? keccak_256)(data)))
+      runState.stack.push(readWord(keccakOf(common)(data)))
     },
   ],
   // CALLDATALOAD

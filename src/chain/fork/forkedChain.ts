@@ -13,7 +13,6 @@
 import { Block, createBlockHeaderFromRPC, type JSONRPCBlock } from '@ethereumjs/block'
 import { Common, Holesky, Hoodi, Mainnet, Sepolia } from '@ethereumjs/common'
 import { bytesToUnprefixedHex, hexToBytes } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
 import { Chain } from '../chain.js'
 import { Clock } from '../clock.js'
 import { DEFAULT_MNEMONIC, deriveAccounts } from '../accounts.js'
@@ -24,6 +23,7 @@ import { SYSTEM_CONTRACTS } from '../systemContracts.js'
 import type { BlockRecord } from '../types.js'
 import { UpstreamState, once, type AccountAdjustment } from './lazyState.js'
 import { ForkSourceError, type ForkSource } from './source.js'
+import { keccakOf } from '../crypto.js'
 
 /** Where to fork from: the upstream and, unless its `latest`, the block number. */
 export interface ForkOptions {
@@ -52,7 +52,7 @@ export async function forkChain(fork: ForkOptions, options: ChainOptions = {}): 
     hardfork: options.hardfork ?? upstreamHardfork(chainId, block, number, timestamp),
     ...(options.customCrypto === undefined ? {} : { customCrypto: options.customCrypto }),
   })
-  const keccak = common.customCrypto.keccak256 ?? keccak_256
+  const keccak = keccakOf(common)
   const header = createBlockHeaderFromRPC(block, { common, skipConsensusFormatValidation: true })
   const hash = hexToBytes(block.hash as `0x${string}`)
   // The upstream's hash is the parent hash of the next block, whatever fields this header could not carry.

@@ -13,7 +13,6 @@ import { getActivePrecompiles, type EVMResult } from '@ethereumjs/evm'
 import { createTx, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
 import { Address, KECCAK256_NULL, bigIntToUnpaddedBytes, bytesToHex, generateAddress, toChecksumAddress } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
-import { keccak_256 } from '@noble/hashes/sha3.js'
 import { startBlock } from '../builder.js'
 import { ChainError, ExecutionFailedError, InsufficientFundsError } from '../errors.js'
 import { keyOf } from '../encoding.js'
@@ -23,6 +22,7 @@ import { answerIdleRequestCalls } from '../systemContracts.js'
 import type { BlockRecord, IncludedTx } from '../types.js'
 import { overriddenHeader, overriddenState, type BlockOverrides, type StateOverrides } from '../overrides.js'
 import type { Tracer, TracerHooks, TxStart } from './tracer.js'
+import { keccakOf } from '../crypto.js'
 
 /** What re-running a block needs from the chain. */
 export interface ReplaySource {
@@ -103,7 +103,7 @@ export async function traceBlock<Result>(
   // The rules of the block's own fork (an imported chain spans several).
   const common = source.common.copy()
   common.setHardforkBy({ blockNumber: header.number, timestamp: header.timestamp })
-  const keccak = common.customCrypto.keccak256 ?? keccak_256
+  const keccak = keccakOf(common)
   const { state, blockchain } = source.replayBase(record)
   const sm = new ReplayStateManager(state, { keccak })
   const vm = await createVM({ common, stateManager: sm, blockchain })
@@ -169,7 +169,7 @@ export async function traceCall<Result>(
   timeoutMs?: number,
 ): Promise<Result> {
   const { common, record, call } = input
-  const keccak = common.customCrypto.keccak256 ?? keccak_256
+  const keccak = keccakOf(common)
   const state = input.stateOverrides === undefined ? input.state : overriddenState(input.state, input.stateOverrides, keccak)
   const sm = new ReplayStateManager(state, { keccak })
   const vm = await createVM({ common, stateManager: sm, blockchain: input.blockchain })

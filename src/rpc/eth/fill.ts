@@ -12,7 +12,6 @@ import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { TransactionType, createTx, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
 import { MAX_INTEGER } from '@ethereumjs/util'
-import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { Chain } from '../../chain/chain.js'
 import { unpadded } from '../../chain/encoding.js'
 import type { AccessListEntry, AuthorizationEntry, CallParams } from '../../chain/execution/params.js'
@@ -23,6 +22,7 @@ import { ServerError } from '../errors.js'
 import { toData, toQuantity } from '../hex.js'
 import { PENDING } from '../params/block.js'
 import { transactionRequest, type TransactionRequest } from '../params/transaction.js'
+import { keccakOf } from '../../chain/crypto.js'
 
 /** What eth_maxPriorityFeePerGas suggests, and the price before London. */
 const SUGGESTED_TIP = 1_000_000_000n
@@ -43,7 +43,7 @@ export function fillTransactionMethod(chainFor: ChainFor): MethodSpec {
     const tx = filled.type !== TransactionType.EOACodeEIP7702 && encodable(filled, common) ? undefined : toTransaction(filled, common)
     const raw = tx === undefined ? encodeUnsigned(filled) : tx.serialize()
     // The chain's keccak (WebAssembly once loaded), as web3_sha3 hashes.
-    const keccak = common.customCrypto.keccak256 ?? keccak_256
+    const keccak = keccakOf(common)
     return { raw: toData(raw), tx: transactionJson(filled, tx, keccak(raw)) }
   })
 }
