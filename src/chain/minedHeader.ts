@@ -61,21 +61,34 @@ export interface BlockResults {
 /** ethereumjs's default gas limit of a header that names none. */
 const DEFAULT_GAS_LIMIT = BigInt('0xffffffffffffff')
 
-/** One header `Common` per chain `Common`, remade when the chain's hardfork changes. */
-const headerCommons = new WeakMap<Common, Common>()
+/** One header `Common` per chain `Common`, remade when the chain's fork, EIPs or parameters change. */
+const headerCommons = new WeakMap<Common, { readonly copy: Common; readonly of: CommonState }>()
+
+/** What a `Common` copy takes from its original: rebuilt (new objects) on every hardfork, EIP or parameter change. */
+interface CommonState {
+  readonly hardfork: string
+  readonly eips: unknown
+  readonly params: unknown
+}
+
+function stateOf(common: Common): CommonState {
+  const caches = common as unknown as { readonly _activatedEIPsCache: unknown; readonly _paramsCache: unknown }
+  return { hardfork: common.hardfork(), eips: caches._activatedEIPsCache, params: caches._paramsCache }
+}
 
 /**
  * The `Common` of the headers made here for a chain's `common`: what the constructor gives each
  * header (a copy with the block parameters merged), made once and shared. A header only reads its
- * `Common`; the copy keeps it apart from any later change of the chain's.
+ * `Common`; the copy keeps it apart from any later change of the chain's, and a change of the
+ * chain's makes a new one for the headers after it.
  */
 export function headerCommon(common: Common): Common {
-  let copy = headerCommons.get(common)
-  if (copy === undefined || copy.hardfork() !== common.hardfork()) {
-    copy = common.copy()
-    copy.updateParams(paramsBlock)
-    headerCommons.set(common, copy)
-  }
+  const now = stateOf(common)
+  const known = headerCommons.get(common)
+  if (known !== undefined && known.of.hardfork === now.hardfork && known.of.eips === now.eips && known.of.params === now.params) return known.copy
+  const copy = common.copy()
+  copy.updateParams(paramsBlock)
+  headerCommons.set(common, { copy, of: now })
   return copy
 }
 

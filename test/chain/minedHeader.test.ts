@@ -69,7 +69,7 @@ describe('mined header', () => {
     expect(bytesToHex(sealed.hash())).toBe(bytesToHex(createBlockHeader({ ...data, ...results }, { common }).hash()))
   })
 
-  test("behavior: one header Common per chain Common and hardfork, with the block parameters", () => {
+  test("behavior: one header Common per chain Common, fork, EIPs and parameters, with the block parameters", () => {
     const common = createDevCommon({ chainId: 31337n, hardfork: 'cancun' })
     const first = headerCommon(common)
     expect(headerCommon(common)).toBe(first)
@@ -80,6 +80,16 @@ describe('mined header', () => {
     expect(next).not.toBe(first)
     expect(next.hardfork()).toBe('prague')
     expect(first.hardfork()).toBe('cancun')
+    // A change of EIPs or parameters on the same fork makes a new one too.
+    expect(headerCommon(common)).toBe(next)
+    common.setEIPs([7976])
+    const withEip = headerCommon(common)
+    expect(withEip).not.toBe(next)
+    expect(withEip.isActivatedEIP(7976)).toBe(true)
+    common.updateParams({ 1559: { elasticityMultiplier: 4 } })
+    const constructed = createBlockHeader({ number: 1n }, { common }).common
+    expect(headerCommon(common).param('elasticityMultiplier')).toBe(constructed.param('elasticityMultiplier'))
+    expect(headerCommon(common).param('elasticityMultiplier')).not.toBe(next.param('elasticityMultiplier'))
   })
 
   test('error: a proof-of-stake header with extra data over 32 bytes or more gas used than its limit', () => {
