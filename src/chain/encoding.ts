@@ -166,14 +166,6 @@ export function stringLength(item: Uint8Array): number {
   return item.length === 1 && item[0]! < 0x80 ? 1 : lengthPrefixLength(item.length) + item.length
 }
 
-/** The RLP of one byte string (a storage slot's value in its trie): `RLP.encode` without its checks and copies. */
-export function encodeString(item: Uint8Array): Uint8Array {
-  if (item.length === 1 && item[0]! < 0x80) return item
-  const out = new Uint8Array(stringLength(item))
-  out.set(item, writeLengthPrefix(out, 0, item.length, 0x80))
-  return out
-}
-
 /** The bytes of the prefix of an RLP string or list of `length` bytes. */
 function lengthPrefixLength(length: number): number {
   let n = 1

@@ -7,12 +7,13 @@
 
 /** FIN set, opcode 1 (text). */
 const FIN_TEXT = 0x81
-/** Payload lengths up to 125 fit in the second byte; 126 and 127 announce 2- and 8-byte lengths. */
+/** Payload lengths up to 125 fit in the second byte; 126 and 127 announce 2- and 8-byte lengths (ws-reader.ts reads them too). */
 const SHORT_LIMIT = 125
-const LENGTH_16 = 126
-const LENGTH_64 = 127
+export const LENGTH_16 = 126
+export const LENGTH_64 = 127
 const MAX_16 = 0xffff
-const TWO_POW_32 = 2 ** 32
+/** An 8-byte length is written and read as two 32-bit halves. */
+export const TWO_POW_32 = 2 ** 32
 
 function headerSize(payloadBytes: number): number {
   if (payloadBytes <= SHORT_LIMIT) return 2

@@ -13,6 +13,7 @@
 
 import { isUtf8 } from 'node:buffer'
 import type { Duplex } from 'node:stream'
+import { LENGTH_16, LENGTH_64, TWO_POW_32 } from './ws-frames.js'
 
 /** What the reader needs from its connection. */
 export interface FrameReaderOptions {
@@ -32,9 +33,6 @@ const TEXT = 0x1
 const BINARY = 0x2
 const PING = 0x9
 const PONG = 0xa
-const LENGTH_16 = 126
-const LENGTH_64 = 127
-const TWO_POW_32 = 2 ** 32
 
 /** `#frame`'s answers besides an offset. */
 const INCOMPLETE_HEADER = -1

@@ -3,9 +3,9 @@
 
 import { createRequire } from 'node:module'
 import { describe, expect, onTestFinished, test } from 'vitest'
-import { WebSocket } from 'ws'
 import { startServer } from '../../src/server/server.js'
 import { textFrames } from '../../src/server/ws-frames.js'
+import { openCollectingClient } from '../helpers/ws.js'
 
 // `ws` exports its Receiver at run time but its types do not declare it.
 interface FrameReader {
@@ -55,14 +55,7 @@ describe('websocket answers', { timeout: 5_000 }, () => {
     const sizes = [10, 200, 70_000, 3, 126, 65_535, 1, 2, 5, 4_000, 9, 100]
     const server = await startServer(async (body) => textOf(sizes[Number(body)]!))
     onTestFinished(() => server.close())
-    const ws = new WebSocket(server.urls('key').wsUrl)
-    onTestFinished(() => ws.terminate())
-    await new Promise((resolve, reject) => {
-      ws.once('open', resolve)
-      ws.once('error', reject)
-    })
-    const received: string[] = []
-    ws.on('message', (data) => received.push(String(data)))
+    const { ws, received } = await openCollectingClient(server.urls('key').wsUrl)
     // Sent together, so the server reads them in one chunk and answers them in one turn (more than
     // one write batch of answers).
     sizes.forEach((_, i) => ws.send(String(i)))

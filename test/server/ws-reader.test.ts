@@ -9,6 +9,7 @@ import { describe, expect, onTestFinished, test } from 'vitest'
 import { WebSocket } from 'ws'
 import { startServer } from '../../src/server/server.js'
 import { installFrameReader } from '../../src/server/ws-reader.js'
+import { openCollectingClient } from '../helpers/ws.js'
 
 const TEXT = 0x1
 const BINARY = 0x2
@@ -46,14 +47,7 @@ async function connected(options: { maxWsMessageBytes?: number } = {}) {
     return `got:${body}`
   }, options)
   onTestFinished(() => server.close())
-  const ws = new WebSocket(server.urls('key').wsUrl)
-  onTestFinished(() => ws.terminate())
-  await new Promise((resolve, reject) => {
-    ws.once('open', resolve)
-    ws.once('error', reject)
-  })
-  const received: string[] = []
-  ws.on('message', (data) => received.push(String(data)))
+  const { ws, received } = await openCollectingClient(server.urls('key').wsUrl)
   const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)))
   // `ws`'s client socket: bytes written here reach the server as they are.
   const socket = (ws as unknown as { _socket: Socket })._socket
