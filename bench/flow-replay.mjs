@@ -8,23 +8,26 @@
 // A recorded test replays exactly: every test starts from the same snapshot, so the signed
 // transactions, nonces and estimates are the same each time.
 //
-//   node bench/flow-replay.mjs [N=40] [FLOW=viem|erc20|ethers] [ONLY=in-process]   (env; RINGCHAIN_BENCH_CLI picks another
+//   node bench/flow-replay.mjs [N=40] [FLOW=viem|erc20|ethers] [ONLY=in-process,WebSocket,…] [ANVIL=1] [METHODS=1]   (env; RINGCHAIN_BENCH_CLI picks another
 //   CLI, RINGCHAIN_BENCH_DIST another dist for in process)
 //
 // Prints, per test, ms and CPU ms (Linux /proc schedstat: the main thread, where JavaScript runs,
 // and all threads, V8's JIT compiler and GC helpers included) for tests 4-20 (the suite section's
 // measured range: 3 warm-up tests, then 15) and for the second half of the run.
 
-import { execFileSync, spawn } from 'node:child_process'
-import { resolve } from 'node:path'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { BrowserProvider } from 'ethers'
 import { custom } from 'viem'
 import WebSocket from 'ws'
 import { FLOWS, HARDFORK, viemClients } from './suite-flows.mjs'
 import { threadsCpuMs } from './proc-cpu.mjs'
-import { readyLine, stopProcess } from './processes.mjs'
-import { ringchainCommand } from './startup.mjs'
+import { stopProcess } from './processes.mjs'
+import { findAnvil } from './startup.mjs'
+import { startAnvil, startRingchain } from './suite.mjs'
 
 const N = Number(process.env.N ?? 40)
 const FLOW = process.env.FLOW ?? 'viem'
@@ -68,10 +71,16 @@ async function inProcess() {
   return { request: (method, params) => rc.request({ method, params }), cpuMs: cpuOf(process.pid), stop: () => rc.close() }
 }
 
-async function served(transport) {
-  const child = spawn(ringchainCommand.command, [...ringchainCommand.args, '--hardfork', HARDFORK], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const { httpUrl, wsUrl } = await readyLine(child, 'ringchain serve')
-  const stopChild = () => stopProcess(child)
+function anvilBinary() {
+  const found = findAnvil()
+  if (found.binary === undefined) throw new Error(`ANVIL=1: ${found.reason}`)
+  return found.binary
+}
+
+async function served(transport, server = 'ringchain') {
+  const cachePath = mkdtempSync(join(tmpdir(), 'flow-replay-anvil-'))
+  const { child, httpUrl, wsUrl } = server === 'anvil' ? await startAnvil(anvilBinary(), cachePath) : await startRingchain()
+  const stopChild = async () => (await stopProcess(child), rmSync(cachePath, { recursive: true, force: true }))
   let id = 1
   const answer = (text) => {
     const parsed = JSON.parse(text)
@@ -106,11 +115,20 @@ async function served(transport) {
   return { request, cpuMs: cpuOf(child.pid), stop: () => (ws.close(), stopChild()) }
 }
 
+const RECEIPT_RETRIES = 1_000
+
+/** Wall ms per method over the tests replayed while set (METHODS=1: the second half's). */
+let methodMs
+
 /** One replayed test; the snapshot id of this run goes to its revert. */
 async function replay(log, request) {
   let snapshot
   for (const { method, params } of log) {
-    const result = await request(method, method === 'evm_revert' ? [snapshot] : params)
+    const started = performance.now()
+    let result = await request(method, method === 'evm_revert' ? [snapshot] : params)
+    // anvil answers a send once pooled and mines it a moment later: ask again, as clients poll.
+    for (let again = 0; method === 'eth_getTransactionReceipt' && result === null && again < RECEIPT_RETRIES; again++) result = await request(method, params)
+    methodMs?.set(method, (methodMs.get(method) ?? 0) + performance.now() - started)
     if (method === 'evm_snapshot') snapshot = result
     if (method === 'eth_getTransactionReceipt' && result?.status !== '0x1') throw new Error('a replayed transaction failed')
   }
@@ -124,12 +142,15 @@ if (process.argv[2] === '--record') {
 const log = JSON.parse(execFileSync(process.execPath, [new URL(import.meta.url).pathname, '--record'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }))
 console.log(`${FLOW}: ${log.length} requests per test (${[...new Set(log.map((l) => l.method))].join(', ')}), ${N} tests each`)
 const targets = [['in process', inProcess], ['WebSocket', () => served('ws')], ['HTTP', () => served('http')]]
-for (const [name, open] of targets.filter(([name]) => ONLY === undefined || name === ONLY.replace('-', ' '))) {
+// ANVIL=1: the same requests replayed against anvil too (its defaults are the same accounts, chain id and automine).
+if (process.env.ANVIL === '1') targets.push(['anvil WebSocket', () => served('ws', 'anvil')], ['anvil HTTP', () => served('http', 'anvil')])
+for (const [name, open] of targets.filter(([name]) => ONLY === undefined || ONLY.split(',').some((only) => only.replace('-', ' ') === name))) {
   const target = await open()
   const ms = []
   const main = []
   const all = []
   for (let i = 0; i < N; i++) {
+    if (process.env.METHODS === '1' && i === N >> 1) methodMs = new Map()
     const before = target.cpuMs()
     const started = performance.now()
     await replay(log, target.request)
@@ -140,5 +161,7 @@ for (const [name, open] of targets.filter(([name]) => ONLY === undefined || name
   }
   await target.stop()
   const range = (from, to) => `${mean(ms.slice(from, to)).toFixed(1)} ms, CPU ${mean(main.slice(from, to)).toFixed(1)} main thread / ${mean(all.slice(from, to)).toFixed(1)} all threads`
-  console.log(`  ${name.padEnd(10)} tests 4-20: ${range(3, 20)} | second half: ${range(N >> 1)}`)
+  console.log(`  ${name.padEnd(15)} tests 4-20: ${range(3, 20)} | second half: ${range(N >> 1)}`)
+  if (methodMs !== undefined) console.log(`    second half, ms per test in: ${[...methodMs].map(([method, total]) => `${method} ${(total / (N - (N >> 1))).toFixed(2)}`).join(', ')}`)
+  methodMs = undefined
 }
