@@ -172,8 +172,9 @@ class LeanBlockBuilder extends BlockBuilder {
     const { vm } = state
     const common = vm.common
     await this.#checkpoint()
-    const blockGasLimit = toType(state.headerData.gasLimit as bigint, TypeOutput.BigInt)
-    const blobGasPerBlob = common.param('blobGasPerBlob')
+    // The parameter only a blob transaction needs (ethereumjs reads it for each transaction).
+    const blobGasPerBlob = tx instanceof Blob4844Tx ? common.param('blobGasPerBlob') : 0n
+    const blockGasLimit = asBigInt(state.headerData.gasLimit)!
     if (tx.gasLimit > blockGasLimit - this.gasUsed) {
       throw EthereumJSErrorWithoutCode('tx has a higher gas limit than the remaining gas in the block')
     }

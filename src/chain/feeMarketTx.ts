@@ -9,11 +9,15 @@
  * Owns: the test that a transaction is plain, and the instance, with the properties the
  * constructor sets, in its order. Leaves every other transaction to ethereumjs (`validate.ts`),
  * which then answers with its own words. A test compares both builds field by field.
+ * The constructor gives each transaction its own copy of the chain's `Common`; here the
+ * transactions of one state of it share one copy (`sharedCommon.ts`), and what the checks read
+ * of the fork is worked out once per copy.
  */
 import type { Common } from '@ethereumjs/common'
 import { FeeMarket1559Tx, TransactionType, paramsTx } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
 import { keyOf } from './encoding.js'
+import { sharedCopy, type SharedCopies } from './sharedCommon.js'
 
 /** The EIP-1559 transaction of `fields` (a signed one's twelve), or undefined when it is not plain. */
 export function plainFeeMarketTx(fields: readonly unknown[], common: Common): FeeMarket1559Tx | undefined {
@@ -31,15 +35,13 @@ export function plainFeeMarketTx(fields: readonly unknown[], common: Common): Fe
   const maxFeePerGas = toBigInt(feeCap)
   const maxPriorityFeePerGas = toBigInt(tip)
   const sValue = toBigInt(s)
-  if (maxFeePerGas < maxPriorityFeePerGas || sValue > HALF_ORDER || toBigInt(chainId) !== common.chainId()) return undefined
-  const chain = common.copy()
-  // As the constructor does (merged once already on the chain's Common: see `genesis.ts`).
-  chain.updateParams(paramsTx)
-  if (!chain.isActivatedEIP(1559)) return undefined
-  if (to.length === 0 && chain.isActivatedEIP(3860) && BigInt(data.length) > chain.param('maxInitCodeSize')) return undefined
+  const chain = sharedCopy(txCommons, common, paramsTx)
+  const rules = rulesOf(chain)
+  if (maxFeePerGas < maxPriorityFeePerGas || sValue > HALF_ORDER || toBigInt(chainId) !== rules.chainId) return undefined
+  if (!rules.feeMarket) return undefined
+  if (to.length === 0 && rules.maxInitCodeSize !== undefined && BigInt(data.length) > rules.maxInitCodeSize) return undefined
   const gasLimit = toBigInt(gas)
-  // EIP-7825's cap on a transaction's gas, lifted by EIP-8037 (as the constructor has it).
-  if (chain.isActivatedEIP(7825) && !chain.isActivatedEIP(8037) && gasLimit > chain.param('maxTransactionGasLimit')) return undefined
+  if (rules.maxGas !== undefined && gasLimit > rules.maxGas) return undefined
   // The instance the constructor would make (its fields are read-only to TypeScript).
   const tx = Object.create(FeeMarket1559Tx.prototype) as Record<string, unknown>
   tx.type = TransactionType.FeeMarketEIP1559
@@ -55,11 +57,42 @@ export function plainFeeMarketTx(fields: readonly unknown[], common: Common): Fe
   tx.v = toBigInt(v)
   tx.r = toBigInt(r)
   tx.s = sValue
-  tx.chainId = chain.chainId()
+  tx.chainId = rules.chainId
   tx.accessList = accessList
   tx.maxFeePerGas = maxFeePerGas
   tx.maxPriorityFeePerGas = maxPriorityFeePerGas
   return tx as unknown as FeeMarket1559Tx
+}
+
+/** Per chain `Common`: the copy its plain transactions share, made again when the chain's changes. */
+const txCommons: SharedCopies = new WeakMap()
+
+/** What the constructor reads of the fork to check a transaction. */
+interface TxRules {
+  readonly chainId: bigint
+  /** Whether EIP-1559 is on. */
+  readonly feeMarket: boolean
+  /** EIP-3860's limit on a creation's data, when on. */
+  readonly maxInitCodeSize: bigint | undefined
+  /** EIP-7825's cap on a transaction's gas, when on and not lifted by EIP-8037 (as the constructor has it). */
+  readonly maxGas: bigint | undefined
+}
+
+/** Per shared copy (a fork change makes another). */
+const rulesByCommon = new WeakMap<Common, TxRules>()
+
+function rulesOf(chain: Common): TxRules {
+  let rules = rulesByCommon.get(chain)
+  if (rules === undefined) {
+    rules = {
+      chainId: chain.chainId(),
+      feeMarket: chain.isActivatedEIP(1559),
+      maxInitCodeSize: chain.isActivatedEIP(3860) ? chain.param('maxInitCodeSize') : undefined,
+      maxGas: chain.isActivatedEIP(7825) && !chain.isActivatedEIP(8037) ? chain.param('maxTransactionGasLimit') : undefined,
+    }
+    rulesByCommon.set(chain, rules)
+  }
+  return rules
 }
 
 /** Whether `field` is bytes of at most `size`, without a leading zero byte. */

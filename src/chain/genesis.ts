@@ -24,6 +24,7 @@ import { SYSTEM_CONTRACTS } from './systemContracts.js'
 import type { BlockRecord, MiningMode } from './types.js'
 import type { ConsoleEntry } from './console/report.js'
 import type { ReorgSchedule } from './reorg/schedule.js'
+import { memoizeCommonQueries } from './commonMemo.js'
 
 /** Mainnet forks in order, as ethereumjs names them. `mergeNetsplitBlock` and `dao` are not rule sets. */
 export const HARDFORKS: readonly string[] = Mainnet.hardforks
@@ -67,6 +68,7 @@ export function createDevCommon(options: { chainId: bigint; hardfork: string; cu
     ...(options.customCrypto === undefined ? {} : { customCrypto: options.customCrypto }),
   })
   mergeParamsOnce(common)
+  memoizeCommonQueries(common)
   return common
 }
 

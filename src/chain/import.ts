@@ -34,6 +34,7 @@ import { RingStateManager } from './stateManager.js'
 import { SYSTEM_CONTRACTS, watchRequestCalls } from './systemContracts.js'
 import type { BlockRecord } from './types.js'
 import { keccakOf } from './crypto.js'
+import { memoizeCommonQueries } from './commonMemo.js'
 
 export type { GethGenesis } from '@ethereumjs/common'
 
@@ -144,6 +145,7 @@ function createImportCommon(genesis: GethGenesis, customCrypto?: ChainOptions['c
   if (Object.keys(bpo).length > 0) common.updateParams(bpo)
   common.setHardforkBy({ blockNumber: 0n, timestamp: BigInt(genesis.timestamp ?? 0) })
   mergeParamsOnce(common)
+  memoizeCommonQueries(common)
   return common
 }
 

@@ -19,6 +19,7 @@ import { Hardfork, type Common } from '@ethereumjs/common'
 import { Address, EthereumJSErrorWithoutCode, KECCAK256_RLP, KECCAK256_RLP_ARRAY, SHA256_NULL, TypeOutput, toType } from '@ethereumjs/util'
 import { equal } from './encoding.js'
 import { keccakOf } from './crypto.js'
+import { sharedCopy, type SharedCopies } from './sharedCommon.js'
 
 /** Every field of a header as ethereumjs's `BlockHeader` holds it (undefined: not in this fork). */
 export interface HeaderFields {
@@ -62,19 +63,7 @@ export interface BlockResults {
 const DEFAULT_GAS_LIMIT = BigInt('0xffffffffffffff')
 
 /** One header `Common` per chain `Common`, remade when the chain's fork, EIPs or parameters change. */
-const headerCommons = new WeakMap<Common, { readonly copy: Common; readonly of: CommonState }>()
-
-/** What a `Common` copy takes from its original: rebuilt (new objects) on every hardfork, EIP or parameter change. */
-interface CommonState {
-  readonly hardfork: string
-  readonly eips: unknown
-  readonly params: unknown
-}
-
-function stateOf(common: Common): CommonState {
-  const caches = common as unknown as { readonly _activatedEIPsCache: unknown; readonly _paramsCache: unknown }
-  return { hardfork: common.hardfork(), eips: caches._activatedEIPsCache, params: caches._paramsCache }
-}
+const headerCommons: SharedCopies = new WeakMap()
 
 /**
  * The `Common` of the headers made here for a chain's `common`: what the constructor gives each
@@ -83,13 +72,7 @@ function stateOf(common: Common): CommonState {
  * chain's makes a new one for the headers after it.
  */
 export function headerCommon(common: Common): Common {
-  const now = stateOf(common)
-  const known = headerCommons.get(common)
-  if (known !== undefined && known.of.hardfork === now.hardfork && known.of.eips === now.eips && known.of.params === now.params) return known.copy
-  const copy = common.copy()
-  copy.updateParams(paramsBlock)
-  headerCommons.set(common, { copy, of: now })
-  return copy
+  return sharedCopy(headerCommons, common, paramsBlock)
 }
 
 /**

@@ -70,3 +70,54 @@ test('behavior: a raw transaction decodes to the plain build, its sender recover
   expect(bytesToHex(decoded.hash())).toBe(bytesToHex(tx.hash()))
   expect(bytesToHex(decoded.getSenderAddress().bytes)).toBe(bytesToHex(tx.getSenderAddress().bytes))
 })
+
+test('behavior: the transactions of a chain share one copy of its Common, apart from the chain\'s own', () => {
+  const chain = createCustomCommon({ chainId: 31337 }, Mainnet, { hardfork: 'osaka' })
+  const first = plainFeeMarketTx(fieldsOf(PLAIN.transfer!), chain)!
+  const second = plainFeeMarketTx(fieldsOf(PLAIN.creation!), chain)!
+  expect(second.common).toBe(first.common)
+  expect(first.common).not.toBe(chain)
+  expect(first.common.hardfork()).toBe('osaka')
+})
+
+test('behavior: a hardfork change of the chain\'s Common gives the transactions after it a new copy, those before keep theirs', () => {
+  const chain = createCustomCommon({ chainId: 31337 }, Mainnet, { hardfork: 'osaka' })
+  const before = plainFeeMarketTx(fieldsOf(PLAIN.transfer!), chain)!
+  chain.setHardfork('prague')
+  const after = plainFeeMarketTx(fieldsOf(PLAIN.transfer!), chain)!
+  expect(after.common).not.toBe(before.common)
+  expect(after.common.hardfork()).toBe('prague')
+  expect(before.common.hardfork()).toBe('osaka')
+  // Under Prague EIP-7825's cap is off: a gas limit over it is plain again.
+  const overCap = fieldsOf(PLAIN.transfer!).map((field, i) => (i === 4 ? Uint8Array.of(0x01, 0x00, 0x00, 0x01) : field))
+  expect(plainFeeMarketTx(overCap, chain)?.gasLimit).toBe(2n ** 24n + 1n)
+  chain.setHardfork('osaka')
+  expect(plainFeeMarketTx(overCap, chain)).toBeUndefined()
+})
+
+test('behavior: a fork change made on one transaction\'s Common (as runTx makes it) does not reach the transactions decoded after it', () => {
+  const chain = createCustomCommon({ chainId: 31337 }, Mainnet, { hardfork: 'osaka' })
+  const changed = plainFeeMarketTx(fieldsOf(PLAIN.transfer!), chain)!
+  changed.common.setHardfork('prague')
+  const next = plainFeeMarketTx(fieldsOf(PLAIN.transfer!), chain)!
+  expect(next.common).not.toBe(changed.common)
+  expect(next.common.hardfork()).toBe('osaka')
+  expect(chain.hardfork()).toBe('osaka')
+})
+
+test('behavior: two chains share nothing: each transaction has its chain\'s fork and id', () => {
+  const osaka = createCustomCommon({ chainId: 31337 }, Mainnet, { hardfork: 'osaka' })
+  const prague = createCustomCommon({ chainId: 31337 }, Mainnet, { hardfork: 'prague' })
+  const other = createCustomCommon({ chainId: 5 }, Mainnet, { hardfork: 'osaka' })
+  const fields = fieldsOf(PLAIN.transfer!)
+  const onOsaka = plainFeeMarketTx(fields, osaka)!
+  const onPrague = plainFeeMarketTx(fields, prague)!
+  expect(onOsaka.common).not.toBe(onPrague.common)
+  expect([onOsaka.common.hardfork(), onPrague.common.hardfork()]).toEqual(['osaka', 'prague'])
+  // Signed for chain 31337: not plain on chain 5 (ethereumjs refuses it there).
+  expect(plainFeeMarketTx(fields, other)).toBeUndefined()
+  const forOther = RLP.decode(createFeeMarket1559Tx({ chainId: 5n, ...PLAIN.transfer! }, { common: other }).sign(KEY).serialize().subarray(1)) as Uint8Array[]
+  const onOther = plainFeeMarketTx(forOther, other)!
+  expect([onOther.chainId, onOther.common.chainId()]).toEqual([5n, 5n])
+  expect(plainFeeMarketTx(forOther, osaka)).toBeUndefined()
+})
