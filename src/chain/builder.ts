@@ -30,7 +30,8 @@ import { Blob4844Tx, NetworkWrapperType, createMinimal4844TxFromNetworkWrapper, 
 import { Address, CLRequest, CLRequestType, EthereumJSErrorWithoutCode, TypeOutput, bigIntToAddressBytes, hexToBytes, toType } from '@ethereumjs/util'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { BlockBuilder, BuildStatus, buildBlock, type BuildBlockOpts, type RunTxOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
-import { equal, keyOf } from './encoding.js'
+import { equal, keyOf, unpadded } from './encoding.js'
+import { RingStateManager } from './stateManager.js'
 import { runTransaction } from './execution/leanRunTx.js'
 import { withHashCached } from './headerHash.js'
 import { completeHeaderFields, headerCommon, makeHeader, type BlockResults, type HeaderFields } from './minedHeader.js'
@@ -134,12 +135,11 @@ class LeanBlockBuilder extends BlockBuilder {
       await this.#checkpoint()
       const timestamp = asBigInt(headerData.timestamp) ?? 0n
       const root = asBytes(headerData.parentBeaconBlockRoot) ?? new Uint8Array(32)
-      const length = BigInt(common.param('historicalRootsLength'))
+      const length = systemParamsOf(common).historicalRootsLength
       const index = timestamp % length
-      if ((await vm.stateManager.getCode(BEACON_ROOTS)).length > 0) {
-        // As a word: the state manager stores values without their leading zeros either way.
-        await vm.stateManager.putStorage(BEACON_ROOTS, wordBytes(index), wordBytes(timestamp))
-        await vm.stateManager.putStorage(BEACON_ROOTS, wordBytes(index + length), root)
+      if (await holdsCode(vm.stateManager, BEACON_ROOTS)) {
+        await putSystemSlot(vm.stateManager, BEACON_ROOTS, index, unpadded(timestamp))
+        await putSystemSlot(vm.stateManager, BEACON_ROOTS, index + length, root)
         wrote = true
       }
     }
@@ -147,9 +147,10 @@ class LeanBlockBuilder extends BlockBuilder {
       await this.#checkpoint()
       const number = asBigInt(headerData.number) ?? 0n
       const parentHash = asBytes(headerData.parentHash) ?? new Uint8Array(32)
-      const history = historyAddress(common.param('historyStorageAddress'))
-      if ((await vm.stateManager.getCode(history)).length > 0) {
-        await vm.stateManager.putStorage(history, wordBytes((number - 1n) % common.param('historyServeWindow')), parentHash)
+      const params = systemParamsOf(common)
+      const history = historyContract(params.historyStorageAddress)
+      if (await holdsCode(vm.stateManager, history)) {
+        await putSystemSlot(vm.stateManager, history, (number - 1n) % params.historyServeWindow, parentHash)
         wrote = true
       }
     }
@@ -321,14 +322,62 @@ function asBytes(value: unknown): Uint8Array | undefined {
   return value instanceof Uint8Array ? value : toType(value as Uint8Array | undefined, TypeOutput.Uint8Array)
 }
 
+/** A system contract the block's start writes to: its address, and the key the state manager files it under. */
+interface SystemContract {
+  readonly address: Address
+  readonly key: string
+}
+
+function systemContract(address: Address): SystemContract {
+  return { address, key: keyOf(address.bytes) }
+}
+
 /** The EIP-4788 beacon roots contract. */
-const BEACON_ROOTS = new Address(hexToBytes(SYSTEM_CONTRACTS.find((c) => c.eip === 4788)!.address as `0x${string}`))
+const BEACON_ROOTS = systemContract(new Address(hexToBytes(SYSTEM_CONTRACTS.find((c) => c.eip === 4788)!.address as `0x${string}`)))
 
 /** The EIP-2935 history contract at the address `Common` names (its parameter), made once per address. */
-let history: { param: bigint; address: Address } | undefined
-function historyAddress(param: bigint): Address {
-  if (history?.param !== param) history = { param, address: new Address(bigIntToAddressBytes(param)) }
-  return history.address
+let history: { param: bigint; contract: SystemContract } | undefined
+function historyContract(param: bigint): SystemContract {
+  if (history?.param !== param) history = { param, contract: systemContract(new Address(bigIntToAddressBytes(param))) }
+  return history.contract
+}
+
+/** The parameters of the system writes, per parameter set of a Common (a fork, EIP or parameter change makes a new one). */
+interface SystemParams {
+  readonly historicalRootsLength: bigint
+  readonly historyStorageAddress: bigint
+  readonly historyServeWindow: bigint
+}
+const systemParamsByCache = new WeakMap<object, SystemParams>()
+
+function systemParamsOf(common: Common): SystemParams {
+  const cache = (common as unknown as { readonly _paramsCache: object })._paramsCache
+  let params = systemParamsByCache.get(cache)
+  if (params === undefined) {
+    params = {
+      // Each read only under its EIP (a fork without it has no such parameter).
+      historicalRootsLength: common.isActivatedEIP(4788) ? BigInt(common.param('historicalRootsLength')) : 0n,
+      historyStorageAddress: common.isActivatedEIP(2935) ? common.param('historyStorageAddress') : 0n,
+      historyServeWindow: common.isActivatedEIP(2935) ? common.param('historyServeWindow') : 0n,
+    }
+    systemParamsByCache.set(cache, params)
+  }
+  return params
+}
+
+/** Whether `contract` holds code, as `getCode(...).length > 0` answers it (the ring state manager's without an `Address` key made again). */
+async function holdsCode(sm: VM['stateManager'], contract: SystemContract): Promise<boolean> {
+  if (!(sm instanceof RingStateManager)) return (await sm.getCode(contract.address)).length > 0
+  const loading = sm.load(contract.key)
+  if (loading !== undefined) await loading
+  const record = sm.accountRecord(contract.key)
+  return record !== undefined && sm.codeOf(record.codeHash).length > 0
+}
+
+/** `putStorage` of `value` at the slot numbered `slot` (as a word) of `contract`: on the ring state manager by their keys. */
+async function putSystemSlot(sm: VM['stateManager'], contract: SystemContract, slot: bigint, value: Uint8Array): Promise<void> {
+  if (!(sm instanceof RingStateManager)) return sm.putStorage(contract.address, wordBytes(slot), value)
+  sm.putStorageByKey(contract.key, slot.toString(16).padStart(64, '0'), value)
 }
 
 /** Root of the trie of `values` keyed by their RLP-encoded index, as the transaction and receipt tries are. */

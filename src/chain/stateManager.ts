@@ -181,11 +181,15 @@ export class RingStateManager implements StateManagerInterface {
   async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
     if (key.length !== 32) throw new Error('Storage key must be 32 bytes long')
     if (value.length > 32) throw new Error('Storage value cannot be longer than 32 bytes')
+    this.putStorageByKey(keyOf(address.bytes), keyOf(key), value)
+  }
+
+  /** `putStorage` by the keys of the address and the slot (lowercase hex, as `keyOf` writes them), `value` at most 32 bytes. */
+  putStorageByKey(address: string, slot: string, value: Uint8Array): void {
     const top = this.#top()
-    const addressKey = keyOf(address.bytes)
-    let slots = top.storage.get(addressKey)
-    if (slots === undefined) top.storage.set(addressKey, (slots = new Map()))
-    slots.set(keyOf(key), unpad(value))
+    let slots = top.storage.get(address)
+    if (slots === undefined) top.storage.set(address, (slots = new Map()))
+    slots.set(slot, unpad(value))
     this.#version++
   }
 

@@ -1,7 +1,7 @@
 import { createTx, getCalldataFloorGas, getMinimumGasLimit, type TypedTxData } from '@ethereumjs/tx'
 import { bytesToHex, eoaCode7702SignAuthorization, hexToBytes } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
-import { callFixedCosts, calldataFloorGas, intrinsicGas, minimumGasLimit, needsTransaction, transactionFloorGas } from '../../src/chain/execution/intrinsic.js'
+import { callFixedCosts, calldataFloorGas, intrinsicGas, minimumGasLimit, needsTransaction, transactionFixedCosts } from '../../src/chain/execution/intrinsic.js'
 import { createDevCommon } from '../../src/chain/genesis.js'
 
 const KEY = hexToBytes('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
@@ -52,7 +52,8 @@ test('behavior: the least gas limit admission takes and the calldata floor a min
       const tx = createTx(data, { common }).sign(KEY)
       const sender = tx.getSenderAddress()
       expect({ hardfork, type: tx.type, minimum: minimumGasLimit(tx, sender) }).toEqual({ hardfork, type: tx.type, minimum: getMinimumGasLimit(tx, sender) })
-      expect({ hardfork, type: tx.type, floor: transactionFloorGas(tx, sender) }).toEqual({ hardfork, type: tx.type, floor: getCalldataFloorGas(tx, sender) })
+      const stock = { intrinsic: tx.getIntrinsicGas(), floor: getCalldataFloorGas(tx, sender) }
+      expect({ hardfork, type: tx.type, ...transactionFixedCosts(tx, sender) }).toEqual({ hardfork, type: tx.type, ...stock })
     }
   }
 })
@@ -84,8 +85,23 @@ test('behavior: a fork that reprices fixed costs (EIP-7976) is left to ethereumj
   common.setEIPs([7976])
   expect(needsTransaction(common)).toBe(true)
   const tx = createTx({ to: new Uint8Array(20).fill(7), data: new Uint8Array([0, 1, 0, 2]), gasLimit: 100_000n }, { common }).sign(KEY)
-  expect(transactionFloorGas(tx, tx.getSenderAddress())).toBe(getCalldataFloorGas(tx, tx.getSenderAddress()))
+  expect(transactionFixedCosts(tx, tx.getSenderAddress())).toEqual({ intrinsic: tx.getIntrinsicGas(), floor: getCalldataFloorGas(tx, tx.getSenderAddress()) })
   common.setHardfork('prague')
   expect(needsTransaction(common)).toBe(true)
   expect(needsTransaction(createDevCommon({ chainId: 31337n, hardfork: 'osaka' }))).toBe(false)
+})
+
+test('behavior: the fixed costs kept for a frozen transaction follow a fork change of its Common', () => {
+  const common = createDevCommon({ chainId: 31337n, hardfork: 'london' })
+  const tx = createTx({ data: new Uint8Array([0, 1, 0, 2, ...new Uint8Array(60).fill(3)]), gasLimit: 1_000_000n }, { common }).sign(KEY)
+  expect(Object.isFrozen(tx)).toBe(true)
+  const sender = tx.getSenderAddress()
+  const london = transactionFixedCosts(tx, sender)
+  expect(transactionFixedCosts(tx, sender)).toBe(london)
+  // Shanghai charges init code words (EIP-3860), Prague a calldata floor (EIP-7623).
+  tx.common.setHardfork('prague')
+  const prague = transactionFixedCosts(tx, sender)
+  expect(prague).toEqual({ intrinsic: tx.getIntrinsicGas(), floor: getCalldataFloorGas(tx, sender) })
+  expect(prague.intrinsic).toBeGreaterThan(london.intrinsic)
+  expect(prague.floor).toBeGreaterThan(0n)
 })

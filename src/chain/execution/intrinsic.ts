@@ -44,12 +44,35 @@ function fixedCostsOfCall(call: CallParams, common: Common, zeros: number): bigi
 
 /**
  * The least gas limit a pool takes for `tx`, as ethereumjs's `getMinimumGasLimit` computes it
- * (its intrinsic gas, or EIP-7623's calldata floor when higher), on forks `intrinsicGas` covers.
- * Why: ethereumjs counts the floor's tokens in a bigint per byte of calldata.
+ * (its intrinsic gas, or EIP-7623's calldata floor when higher).
  */
 export function minimumGasLimit(tx: TypedTransaction, sender: Address): bigint {
+  if (needsTransaction(tx.common)) return getMinimumGasLimit(tx, sender)
+  const { intrinsic, floor } = transactionFixedCosts(tx, sender)
+  return floor > intrinsic ? floor : intrinsic
+}
+
+/** A transaction's intrinsic gas and EIP-7623 calldata floor (0 before Prague). */
+export interface TransactionFixedCosts {
+  readonly intrinsic: bigint
+  readonly floor: bigint
+}
+
+/** Per frozen transaction: its fixed costs, and the fork's prices they were worked out at. */
+const costsByTx = new WeakMap<TypedTransaction, { readonly prices: FixedCostPrices; readonly costs: TransactionFixedCosts }>()
+
+/**
+ * `tx.getIntrinsicGas()` and ethereumjs's `getCalldataFloorGas(tx)`, its calldata read once for
+ * both, and kept for a frozen transaction (its fields cannot change): admission and the run that
+ * mines it ask for the same. Why: ethereumjs reads the calldata byte by byte for each, and counts
+ * the floor's tokens in a bigint per byte.
+ */
+export function transactionFixedCosts(tx: TypedTransaction, sender: Address): TransactionFixedCosts {
   const common = tx.common
-  if (needsTransaction(common)) return getMinimumGasLimit(tx, sender)
+  if (needsTransaction(common)) return { intrinsic: tx.getIntrinsicGas(), floor: getCalldataFloorGas(tx, sender) }
+  const prices = pricesOf(common)
+  const known = costsByTx.get(tx)
+  if (known !== undefined && known.prices === prices) return known.costs
   let addresses = 0
   let keys = 0
   if ('accessList' in tx) {
@@ -58,19 +81,9 @@ export function minimumGasLimit(tx: TypedTransaction, sender: Address): bigint {
   }
   const authorizations = 'authorizationList' in tx ? tx.authorizationList.length : undefined
   const zeros = zeroBytes(tx.data)
-  const intrinsic = fixedCosts(common, tx.data, zeros, tx.to === undefined, addresses, keys, authorizations)
-  const floor = floorOf(tx.data, zeros, common)
-  return floor > intrinsic ? floor : intrinsic
-}
-
-/**
- * EIP-7623's calldata floor of `tx` as ethereumjs's `getCalldataFloorGas` computes it, on forks
- * `intrinsicGas` covers. Why: ethereumjs adds a bigint per byte of calldata, tens of microseconds
- * for a deployment, on every mined transaction.
- */
-export function transactionFloorGas(tx: TypedTransaction, sender: Address): bigint {
-  if (needsTransaction(tx.common)) return getCalldataFloorGas(tx, sender)
-  return floorOf(tx.data, zeroBytes(tx.data), tx.common)
+  const costs = { intrinsic: fixedCosts(common, tx.data, zeros, tx.to === undefined, addresses, keys, authorizations), floor: floorOf(tx.data, zeros, common) }
+  if (Object.isFrozen(tx)) costsByTx.set(tx, { prices, costs })
+  return costs
 }
 
 /** Base, calldata, creation, access list and authorization costs, per the fork's parameters. */

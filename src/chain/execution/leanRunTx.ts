@@ -24,7 +24,7 @@ import { Account, Address, EthereumJSErrorWithoutCode, KECCAK256_NULL, equalsByt
 import { Bloom, runTx, type RunTxOpts, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { keyOf } from '../encoding.js'
 import { RingStateManager } from '../stateManager.js'
-import { transactionFloorGas } from './intrinsic.js'
+import { transactionFixedCosts } from './intrinsic.js'
 
 /** EIPs under which ethereumjs's runTx does more than this copy does. */
 const OWN_RUN_EIPS = [2780, 6800, 7708, 7864, 7928, 8037, 8246] as const
@@ -176,8 +176,8 @@ async function leanRun(vm: VMInternals, tx: TypedTransaction, block: Block, bloc
   if (common.isActivatedEIP(3651)) journal.addAlwaysWarmAddress(keyOf(header.coinbase.bytes))
 
   // Gas limit and fees.
-  const intrinsicGas = tx.getIntrinsicGas()
-  const floorCost = transactionFloorGas(tx, caller)
+  // Both read once for the transaction, at admission (see \`intrinsic.ts\`).
+  const { intrinsic: intrinsicGas, floor: floorCost } = transactionFixedCosts(tx, caller)
   evm.eip7928CallPostTargetOog = false
   const minGasLimit = intrinsicGas > floorCost ? intrinsicGas : floorCost
   if (tx.gasLimit < minGasLimit) {
