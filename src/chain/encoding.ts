@@ -126,6 +126,16 @@ const EMPTY_BYTES = new Uint8Array(0)
  * has none, else a copy): a storage value as the state keeps it. Why: `unpadBytes` drops one zero
  * at a time with a copy and a `toString` each, some thirty of both for a word holding a small number.
  */
+/** Big-endian bytes as a bigint (0 for none), as `bytesToBigInt` reads them; short ones without a hex string. */
+export function bigIntOf(bytes: Uint8Array): bigint {
+  if (bytes.length <= 6) {
+    let n = 0
+    for (let i = 0; i < bytes.length; i++) n = n * 256 + bytes[i]!
+    return BigInt(n)
+  }
+  return BigInt('0x' + keyOf(bytes))
+}
+
 export function unpad(bytes: Uint8Array): Uint8Array {
   let first = 0
   while (first < bytes.length && bytes[first] === 0) first++

@@ -16,7 +16,7 @@
 import type { Common } from '@ethereumjs/common'
 import { FeeMarket1559Tx, TransactionType, paramsTx } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
-import { keyOf } from './encoding.js'
+import { bigIntOf as toBigInt } from './encoding.js'
 import { sharedCopy, type SharedCopies } from './sharedCommon.js'
 
 /** The EIP-1559 transaction of `fields` (a signed one's twelve), or undefined when it is not plain. */
@@ -98,16 +98,6 @@ function rulesOf(chain: Common): TxRules {
 /** Whether `field` is bytes of at most `size`, without a leading zero byte. */
 function canonical(field: unknown, size: number): field is Uint8Array {
   return field instanceof Uint8Array && field.length <= size && (field.length === 0 || field[0] !== 0)
-}
-
-/** Big-endian bytes as a bigint (0 for none); short ones without a hex string. */
-function toBigInt(bytes: Uint8Array): bigint {
-  if (bytes.length <= 6) {
-    let n = 0
-    for (let i = 0; i < bytes.length; i++) n = n * 256 + bytes[i]!
-    return BigInt(n)
-  }
-  return BigInt('0x' + keyOf(bytes))
 }
 
 /** secp256k1's order over two: a larger s is refused (EIP-2, which ethereumjs checks from Homestead). */

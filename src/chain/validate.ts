@@ -24,6 +24,10 @@ import { plainFeeMarketTx } from './feeMarketTx.js'
 import { IntrinsicGasError, InsufficientFundsError, NonceTooLowError, TxRejectedError } from './errors.js'
 import type { AccountRecord, PendingTx } from './types.js'
 import { keccakOf } from './crypto.js'
+import { bigIntOf } from './encoding.js'
+
+/** EIP-2681: a nonce no transaction can follow. */
+const MAX_NONCE = 2n ** 64n - 1n
 
 /** Largest transaction geth's pool takes (blob sidecars aside). */
 const MAX_TX_SIZE = 128 * 1024
@@ -66,11 +70,11 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common, blockGasLi
   checkChainIdAndSignature(body, typed ? first : undefined, common)
   // Checked before ethereumjs builds the transaction: it refuses gas above the EIP-7825 cap itself.
   const gasIndex = !typed ? 2 : first === TransactionType.AccessListEIP2930 ? 3 : 4
-  const gas = body[gasIndex] instanceof Uint8Array ? bytesToBigInt(body[gasIndex]) : 0n
+  const gas = body[gasIndex] instanceof Uint8Array ? bigIntOf(body[gasIndex]) : 0n
   if (gas > blockGasLimit) throw new TxRejectedError('exceeds block gas limit')
   // EIP-2681: a nonce of 2^64-1 could never be followed; geth refuses it by name (ethereumjs with its own words).
   const nonceField = body[typed ? 1 : 0]
-  if (nonceField instanceof Uint8Array && bytesToBigInt(nonceField) === 2n ** 64n - 1n) throw new TxRejectedError('nonce has max value')
+  if (nonceField instanceof Uint8Array && bigIntOf(nonceField) === MAX_NONCE) throw new TxRejectedError('nonce has max value')
   if (common.isActivatedEIP(7825) && gas > TX_GAS_CAP) throw new TxRejectedError(`transaction gas limit too high (cap: ${TX_GAS_CAP}, tx: ${gas})`)
   let tx: TypedTransaction
   try {
@@ -124,7 +128,7 @@ function recoverTypedSender(raw: Uint8Array, type: number, body: Uint8Array[], t
   const crypto = tx.common.customCrypto
   const n = body.length
   const hash = keccakOf(tx.common)(signingMessage(raw, type, body))
-  return (crypto.ecrecover ?? ecrecover)(hash, bytesToBigInt(body[n - 3]!), body[n - 2]!, body[n - 1]!, undefined)
+  return (crypto.ecrecover ?? ecrecover)(hash, bigIntOf(body[n - 3]!), body[n - 2]!, body[n - 1]!, undefined)
 }
 
 /**
@@ -184,13 +188,13 @@ function checkChainIdAndSignature(body: Uint8Array[], type: number | undefined, 
   if (!body.every((f) => f instanceof Uint8Array || Array.isArray(f))) throw new TxRejectedError('rlp: malformed transaction fields')
   const n = body.length
   if (n < 3) throw new TxRejectedError('rlp: too few elements for transaction')
-  const v = bytesToBigInt(body[n - 3] as Uint8Array)
+  const v = fieldBigInt(body[n - 3])
   // Through `readWord`: a 32-byte s without the hex string `bytesToBigInt` makes.
   const s = readWord(body[n - 1] as Uint8Array)
   if (typed) {
-    const chainId = bytesToBigInt(body[0] as Uint8Array)
+    const chainId = fieldBigInt(body[0])
     // ethereumjs refuses to even build such a transaction: answer with geth's words first.
-    if (type !== TransactionType.AccessListEIP2930 && n > 4 && bytesToBigInt(body[2] as Uint8Array) > bytesToBigInt(body[3] as Uint8Array)) {
+    if (type !== TransactionType.AccessListEIP2930 && n > 4 && fieldBigInt(body[2]) > fieldBigInt(body[3])) {
       throw new TxRejectedError('max priority fee per gas higher than max fee per gas')
     }
     if (chainId !== common.chainId()) throw new TxRejectedError('invalid chain id for signer')
@@ -202,6 +206,11 @@ function checkChainIdAndSignature(body: Uint8Array[], type: number | undefined, 
     if (!common.gteHardfork('spuriousDragon')) throw new TxRejectedError('invalid sender')
   }
   if (s === 0n || (common.gteHardfork('homestead') && s > SECP256K1_ORDER_DIV_2)) throw new TxRejectedError('invalid sender')
+}
+
+/** A field's number; a nested list fails as ethereumjs's \`bytesToBigInt\` fails on it. */
+function fieldBigInt(field: Uint8Array | undefined): bigint {
+  return field instanceof Uint8Array ? bigIntOf(field) : bytesToBigInt(field as unknown as Uint8Array)
 }
 
 /** What admission checks a transaction against. */

@@ -57,6 +57,7 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
     sstoreHelpers: fingerprint([utilFunction('updateSstoreGasEIP2200', eip2200), utilFunction('adjustSstoreGasEIP2929', eip2929), utilFunction('setLengthLeftStorage')].join()),
     addAlwaysWarmAddress: fingerprint(Journal.addAlwaysWarmAddress),
     warmSets: ['isWarmedAddress', 'addWarmedAddress', 'isWarmedStorage', 'addWarmedStorage'].map((name) => fingerprint(Journal[name])).join(' '),
+    touchAddress: fingerprint(Journal.touchAddress),
     stripHexPrefix: fingerprint(stripHexPrefix),
     run: fingerprint(Interpreter.run),
     runStep: fingerprint(Interpreter.runStep),
@@ -89,6 +90,7 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
       "sstoreHelpers": "64bce10719439ee8",
       "stripHexPrefix": "32404fa4289df88f",
       "subMemUsage": "d6688426c8a6d8bb",
+      "touchAddress": "05d2e64dd88ca5c8",
       "warmSets": "5a70c85ebf478dd2 61726fa248c4233c 52bfcecd810efc2b 4025a2e5951e6487",
     }
   `)
@@ -360,6 +362,19 @@ test('behavior: the EIP lookup answers as Common does, across hardforks, EIP lis
   expect(fastAnswers(copy)).toEqual(stockAnswers(copy))
   expect(fastAnswers(fast)).toEqual(stockAnswers(fast))
   expect(fastAnswers(fast).filter(Boolean).length).toBeGreaterThan(5)
+})
+
+test('behavior: the journal touches accounts under the keys ethereumjs touches them by', async () => {
+  const touched = []
+  for (const fast of [false, true]) {
+    const journal = (await createEVM({ common: createDevCommon({ chainId: 1n, hardfork: 'prague' }) })).journal as unknown as WarmJournal & { touched: Set<string>; putAccount(a: Address, account: Account): Promise<void> }
+    if (fast) installWarmJournal(journal)
+    for (const n of [1, 0xab, 0xabcdef, 1]) await journal.putAccount(new Address(hexToBytes(`0x${n.toString(16).padStart(40, '0')}`)), new Account(1n))
+    journal.touchAddress(new Address(hexToBytes(`0x${'Ff'.repeat(20)}`)))
+    touched.push([...journal.touched])
+  }
+  expect(touched[1]).toEqual(touched[0])
+  expect(touched[0]).toContain('ff'.repeat(20))
 })
 
 test('behavior: the journal warms addresses as ethereumjs warms them', async () => {

@@ -1,7 +1,8 @@
 /**
  * ethereumjs's `Journal.addAlwaysWarmAddress` (10.1.3) without a regular expression for addresses
  * given without `0x`, and its four warm-set methods of addresses and slots (`isWarmedAddress`,
- * `addWarmedAddress`, `isWarmedStorage`, `addWarmedStorage`) with keys written by `keyOf`,
+ * `addWarmedAddress`, `isWarmedStorage`, `addWarmedStorage`) and `touchAddress` (each account
+ * write of a transaction, five per transfer) with keys written by `keyOf`,
  * installed on the journals of the EVMs the chain runs on (see `fastInterpreter.ts`). Every call
  * and transaction warms each precompile, its sender and recipient through the first (some 20
  * addresses), and ethereumjs's `stripHexPrefix` matches each one against `/^0x[0-9A-Fa-f]*$/`
@@ -25,6 +26,8 @@ export interface WarmJournal {
   addWarmedAddress(address: Uint8Array): void
   isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean
   addWarmedStorage(address: Uint8Array, slot: Uint8Array): void
+  touchAccount(address: string): void
+  touchAddress(address: { readonly bytes: Uint8Array }): void
 }
 
 const HEX_PREFIXED = /^0x[0-9A-Fa-f]*$/
@@ -104,6 +107,11 @@ function addWarmedStorage(this: WarmJournal, address: Uint8Array, slot: Uint8Arr
   }
 }
 
+/** `Journal.touchAddress`: the key its `address.toString().slice(2)` writes, written natively. */
+function touchAddress(this: WarmJournal, address: { readonly bytes: Uint8Array }): void {
+  this.touchAccount(keyOf(address.bytes))
+}
+
 /** Installs the methods on `journal` (its own properties). */
 export function installWarmJournal(journal: WarmJournal): void {
   journal.addAlwaysWarmAddress = addAlwaysWarmAddress
@@ -111,4 +119,5 @@ export function installWarmJournal(journal: WarmJournal): void {
   journal.addWarmedAddress = addWarmedAddress
   journal.isWarmedStorage = isWarmedStorage
   journal.addWarmedStorage = addWarmedStorage
+  journal.touchAddress = touchAddress
 }
