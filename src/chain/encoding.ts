@@ -121,11 +121,6 @@ const lanes = new DataView(wordScratch.buffer)
 
 const EMPTY_BYTES = new Uint8Array(0)
 
-/**
- * `bytes` without its leading zero bytes, as ethereumjs's `unpadBytes` gives them (itself when it
- * has none, else a copy): a storage value as the state keeps it. Why: `unpadBytes` drops one zero
- * at a time with a copy and a `toString` each, some thirty of both for a word holding a small number.
- */
 /** Big-endian bytes as a bigint (0 for none), as `bytesToBigInt` reads them; short ones without a hex string. */
 export function bigIntOf(bytes: Uint8Array): bigint {
   if (bytes.length <= 6) {
@@ -136,10 +131,69 @@ export function bigIntOf(bytes: Uint8Array): bigint {
   return BigInt('0x' + keyOf(bytes))
 }
 
+/**
+ * `bytes` without its leading zero bytes, as ethereumjs's `unpadBytes` gives them (itself when it
+ * has none, else a copy): a storage value as the state keeps it. Why: `unpadBytes` drops one zero
+ * at a time with a copy and a `toString` each, some thirty of both for a word holding a small number.
+ */
 export function unpad(bytes: Uint8Array): Uint8Array {
   let first = 0
   while (first < bytes.length && bytes[first] === 0) first++
   return first === 0 ? bytes : bytes.slice(first)
+}
+
+/**
+ * The RLP list at `from` to the end of `input` (a transaction's fields) when its items are byte
+ * strings and empty lists: each string a copy, as ethereumjs's \`RLP.decode\` gives them, in one pass.
+ * Undefined for any other shape and for any encoding ethereumjs refuses (non-canonical lengths or
+ * single bytes, bytes left over or missing): the caller decodes those with ethereumjs, which
+ * answers with its words. Why: ethereumjs makes a result object and a view of the rest per item.
+ */
+export function decodeFlatList(input: Uint8Array, from: number): (Uint8Array | never[])[] | undefined {
+  const first = input[from]
+  if (first === undefined || first < 0xc0) return undefined
+  let at = from + 1
+  let end = at + first - 0xc0
+  if (first > 0xf7) {
+    const length = lengthAt(input, at, first - 0xf7)
+    if (length === undefined || length < 56) return undefined
+    at += first - 0xf7
+    end = at + length
+  }
+  if (end !== input.length) return undefined
+  const items: (Uint8Array | never[])[] = []
+  while (at < end) {
+    const prefix = input[at]!
+    let start = at + 1
+    let length: number | undefined
+    if (prefix <= 0x7f) {
+      start = at
+      length = 1
+    } else if (prefix <= 0xb7) {
+      length = prefix - 0x80
+      if (length === 1 && start < end && input[start]! < 0x80) return undefined
+    } else if (prefix <= 0xbf) {
+      length = lengthAt(input, start, prefix - 0xb7)
+      if (length === undefined || length <= 55) return undefined
+      start += prefix - 0xb7
+    } else if (prefix === 0xc0) {
+      items.push([])
+      at = start
+      continue
+    } else return undefined
+    if (start + length > end) return undefined
+    items.push(input.slice(start, start + length))
+    at = start + length
+  }
+  return items
+}
+
+/** A long form's length (`size` bytes at `at`), undefined when they are missing or start with a zero. */
+function lengthAt(input: Uint8Array, at: number, size: number): number | undefined {
+  if (at + size > input.length || input[at] === 0) return undefined
+  let length = 0
+  for (let i = 0; i < size; i++) length = length * 256 + input[at + i]!
+  return length
 }
 
 /**

@@ -24,7 +24,7 @@ import { plainFeeMarketTx } from './feeMarketTx.js'
 import { IntrinsicGasError, InsufficientFundsError, NonceTooLowError, TxRejectedError } from './errors.js'
 import type { AccountRecord, PendingTx } from './types.js'
 import { keccakOf } from './crypto.js'
-import { bigIntOf } from './encoding.js'
+import { bigIntOf, decodeFlatList } from './encoding.js'
 
 /** EIP-2681: a nonce no transaction can follow. */
 const MAX_NONCE = 2n ** 64n - 1n
@@ -57,7 +57,8 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common, blockGasLi
   if (raw.length > limit) throw new TxRejectedError('oversized data')
   let fields: unknown
   try {
-    fields = RLP.decode(typed ? raw.subarray(1) : raw)
+    // The plain shape in one pass; anything else (and every error) through ethereumjs's decoder.
+    fields = decodeFlatList(raw, typed ? 1 : 0) ?? RLP.decode(typed ? raw.subarray(1) : raw)
   } catch (e) {
     throw new TxRejectedError(`rlp: ${(e as Error).message}`, { cause: e })
   }

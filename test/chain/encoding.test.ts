@@ -3,7 +3,7 @@
 import { Account, KECCAK256_NULL, KECCAK256_RLP, unpadBytes } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
 import { RLP } from '@ethereumjs/rlp'
-import { accountLeaf, encodeAccount, encodeFlatList, unpad } from '../../src/chain/encoding.js'
+import { accountLeaf, bigIntOf, decodeFlatList, encodeAccount, encodeFlatList, unpad } from '../../src/chain/encoding.js'
 import { fromLatin1, toLatin1 } from '../../src/chain/latin1.js'
 import { rlpLatin1 } from '../../src/chain/trie.js'
 
@@ -51,5 +51,77 @@ test('accountLeaf: the latin1 form of encodeAccount, at every nonce and balance 
       const record = { nonce, balance, storageRoot: KECCAK256_RLP, codeHash: HASH, codeSize: 0 }
       expect(accountLeaf(record), `nonce ${nonce} balance ${balance}`).toBe(toLatin1(new Account(nonce, balance, KECCAK256_RLP, HASH).serialize()))
     }
+  }
+})
+
+/** RLP.decode's answer: its value, or that it refused. */
+function stock(input: Uint8Array): unknown {
+  try {
+    return RLP.decode(input)
+  } catch {
+    return 'refused'
+  }
+}
+
+const bytes = (length: number, fill = 0x5a) => new Uint8Array(length).fill(fill)
+// Flat lists at every boundary of RLP's short forms: single bytes, 55/56-byte strings, 256-byte ones, empty lists, long lists.
+const FLAT_LISTS: Uint8Array[][] = [
+  [],
+  [Uint8Array.of(0), Uint8Array.of(0x7f), Uint8Array.of(0x80), new Uint8Array(0), bytes(55), bytes(56), bytes(300)],
+  [bytes(20), bytes(32, 0), bytes(1, 1), bytes(2, 0)],
+  Array.from({ length: 12 }, (_, i) => bytes(i * 3, i)),
+]
+
+test('behavior: a flat list decodes as RLP.decode decodes it, empty lists among its items included', () => {
+  for (const items of FLAT_LISTS) {
+    const encoded = RLP.encode(items)
+    expect(decodeFlatList(encoded, 0)).toEqual(RLP.decode(encoded))
+    const withEmptyList = RLP.encode([...items, []])
+    expect(decodeFlatList(withEmptyList, 0)).toEqual(RLP.decode(withEmptyList))
+    // After a type byte, as a typed transaction's fields lie.
+    expect(decodeFlatList(Uint8Array.of(2, ...encoded), 1)).toEqual(RLP.decode(encoded))
+  }
+})
+
+test('behavior: what RLP.decode refuses, and every other shape, is left to it (undefined)', () => {
+  const cases: Record<string, Uint8Array> = {
+    'a single byte under 0x80 behind a prefix': Uint8Array.of(0xc2, 0x81, 0x05),
+    'a long string of 55 bytes': Uint8Array.of(0xf8, 57, 0xb8, 55, ...bytes(55)),
+    'a length with a leading zero': Uint8Array.of(0xf8, 60, 0xb9, 0, 56, ...bytes(56)),
+    'a short list in long form': Uint8Array.of(0xf8, 2, 0x01, 0x02),
+    'bytes left over': Uint8Array.of(0xc1, 0x01, 0x02),
+    'bytes missing': Uint8Array.of(0xc3, 0x83, 0x01),
+    'an item running past the list': Uint8Array.of(0xc2, 0x82, 0x01, 0x02),
+    'a nested list': RLP.encode([[Uint8Array.of(1)]]),
+    'a string, not a list': RLP.encode(bytes(3)),
+    'nothing': new Uint8Array(0),
+  }
+  for (const [name, input] of Object.entries(cases)) expect({ name, flat: decodeFlatList(input, 0) }).toEqual({ name, flat: undefined })
+  expect(stock(cases['a single byte under 0x80 behind a prefix']!)).toBe('refused')
+  expect(stock(cases['a length with a leading zero']!)).toBe('refused')
+})
+
+test('behavior: a decoded list never differs from RLP.decode on mutated encodings (it refuses or agrees)', () => {
+  let seed = 7
+  const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n)
+  let agreed = 0
+  for (const items of FLAT_LISTS) {
+    const encoded = RLP.encode([...items, []])
+    for (let round = 0; round < 400; round++) {
+      const input = encoded.slice(0, encoded.length - random(2))
+      for (let k = 0; k <= random(3); k++) input[random(input.length)] = random(256)
+      const flat = decodeFlatList(input, 0)
+      if (flat === undefined) continue
+      agreed++
+      expect(flat).toEqual(stock(input))
+    }
+  }
+  expect(agreed).toBeGreaterThan(100)
+})
+
+test('default: bytes read as a number as bytesToBigInt reads them', () => {
+  for (const length of [0, 1, 5, 6, 7, 8, 20, 32]) {
+    const value = Uint8Array.from({ length }, (_, i) => (i * 37 + 11) % 256)
+    expect(bigIntOf(value)).toBe(length === 0 ? 0n : BigInt(`0x${Buffer.from(value).toString('hex')}`))
   }
 })
