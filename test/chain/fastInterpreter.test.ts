@@ -9,7 +9,7 @@ import { fastStockGas, fastStockHandler } from '../../src/chain/execution/fastOp
 import { GasObserver, newObservation } from '../../src/chain/execution/gasObservation.js'
 import { installFastInterpreter } from '../../src/chain/execution/fastInterpreter.js'
 import { JumpAnalyses } from '../../src/chain/execution/jumpAnalysis.js'
-import { installWarmJournal, type WarmJournal } from '../../src/chain/execution/warmJournal.js'
+import { installWarmJournal, warmShared, type WarmJournal } from '../../src/chain/execution/warmJournal.js'
 import { interpreterClass } from '../../src/chain/execution/leanEvm.js'
 import { createDevCommon } from '../../src/chain/genesis.js'
 
@@ -58,6 +58,7 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
     addAlwaysWarmAddress: fingerprint(Journal.addAlwaysWarmAddress),
     warmSets: ['isWarmedAddress', 'addWarmedAddress', 'isWarmedStorage', 'addWarmedStorage'].map((name) => fingerprint(Journal[name])).join(' '),
     touchAddress: fingerprint(Journal.touchAddress),
+    cleanJournal: fingerprint(Journal.cleanJournal),
     stripHexPrefix: fingerprint(stripHexPrefix),
     run: fingerprint(Interpreter.run),
     runStep: fingerprint(Interpreter.runStep),
@@ -71,6 +72,7 @@ test('pin: ethereumjs still has the handlers, analysis and EIP lookup the fast c
       "addAlwaysWarmAddress": "e56b9c77a3644e6c",
       "buildEIPs": "b204c580ddbd8688",
       "calldataload": "f5788778df413f6f",
+      "cleanJournal": "e499b4edb7afe69c",
       "gas": "5842e8c742c7782c 160c132911371eb2 6ad9393e3de696fe 50702563129d262a bcc3d658b9e4417b 78f2f17fb10abd8e 78f2f17fb10abd8e",
       "isActivatedEIP": "931ac8a66349e377",
       "jumpAnalysis": "a30ec99e04e322ec",
@@ -375,6 +377,33 @@ test('behavior: the journal touches accounts under the keys ethereumjs touches t
   }
   expect(touched[1]).toEqual(touched[0])
   expect(touched[0]).toContain('ff'.repeat(20))
+})
+
+test('behavior: a shared warm set answers as the same addresses warmed one by one, until the journal is cleaned', async () => {
+  const address = (n: number) => hexToBytes(`0x${n.toString(16).padStart(40, '0')}`)
+  const slot = hexToBytes(`0x${'00'.repeat(31)}05`)
+  const shared = new Map([1, 2, 0x100].map((n) => [bytesToHex(address(n)).slice(2), new Set<string>()]))
+  const answers = []
+  for (const fast of [false, true]) {
+    const journal = (await createEVM({ common: createDevCommon({ chainId: 1n, hardfork: 'osaka' }) })).journal as unknown as WarmJournal
+    const ask = () => [1, 2, 3, 0x100].flatMap((n) => [journal.isWarmedAddress(address(n)), journal.isWarmedStorage(address(n), slot)])
+    if (fast) {
+      installWarmJournal(journal)
+      expect(warmShared(journal, shared)).toBe(true)
+    } else for (const key of shared.keys()) journal.addAlwaysWarmAddress(key)
+    journal.addAlwaysWarmAddress(bytesToHex(address(3)).slice(2))
+    journal.addWarmedStorage(address(2), slot)
+    const warm = ask()
+    journal.cleanJournal()
+    answers.push({ warm, cleaned: ask() })
+  }
+  expect(answers[1]).toEqual(answers[0])
+  expect(answers[0]!.warm).toEqual([true, false, true, true, true, false, true, false])
+  expect(answers[0]!.cleaned.every((answer) => !answer)).toBe(true)
+  expect([...shared.values()].every((slots) => slots.size === 0)).toBe(true)
+  // A journal without the fast methods is not given the shared set (its caller copies it instead).
+  const stock = (await createEVM({ common: createDevCommon({ chainId: 1n, hardfork: 'osaka' }) })).journal as unknown as WarmJournal
+  expect(warmShared(stock, shared)).toBe(false)
 })
 
 test('behavior: the journal warms addresses as ethereumjs warms them', async () => {

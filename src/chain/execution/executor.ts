@@ -23,6 +23,7 @@ import { RingStateManager } from '../stateManager.js'
 import { applyAuthorizations } from './authorizations.js'
 import { freeCallHeader } from './callHeader.js'
 import { installFastInterpreter } from './fastInterpreter.js'
+import { warmShared, type WarmJournal } from './warmJournal.js'
 import { GasObserver, type GasObservation } from './gasObservation.js'
 import { callPricing, chargeForGas, checkFeeCaps } from './fees.js'
 import type { CallParams } from './params.js'
@@ -76,7 +77,7 @@ export class CallExecutor {
   #observer: GasObserver | undefined
   #queue: Promise<unknown> = Promise.resolve()
   readonly #reporter: ExecutionReporter | undefined
-  /** The precompiles' entries of a journal's warm set, copied into each run's (see `#warmPrecompiles`). */
+  /** The precompiles' entries of a journal's warm set, shared by each run's (see `#warmPrecompiles`). */
   #precompilesWarm: Map<string, Set<string>> | undefined
   /** The blocks of calls that pay nothing, per header (see `#callBlock`). */
   readonly #freeBlocks = new WeakMap<BlockHeader, CallBlock>()
@@ -170,8 +171,8 @@ export class CallExecutor {
   }
 
   /**
-   * Warms the precompiles (EIP-2929) in the journal just cleaned: a copy of the warm set built on
-   * the first run. With an access list the sets are the journal's own, as it may add slots to them.
+   * Warms the precompiles (EIP-2929) in the journal just cleaned: the warm set built on the first
+   * run, shared (see `warmJournal.ts`). With an access list the sets are the journal's own, as it may add slots to them.
    */
   #warmPrecompiles(evm: EVM, accessList: boolean): void {
     const journal = evm.journal as unknown as { alwaysWarmJournal: Map<string, Set<string>> }
@@ -180,7 +181,7 @@ export class CallExecutor {
       return
     }
     this.#precompilesWarm ??= new Map([...evm.precompiles.keys()].map((address) => [address, new Set<string>()]))
-    journal.alwaysWarmJournal = new Map(this.#precompilesWarm)
+    if (!warmShared(evm.journal as unknown as WarmJournal, this.#precompilesWarm)) journal.alwaysWarmJournal = new Map(this.#precompilesWarm)
   }
 
   /**

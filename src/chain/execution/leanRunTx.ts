@@ -25,6 +25,7 @@ import { Bloom, runTx, type RunTxOpts, type RunTxResult, type VM } from '@ethere
 import { keyOf } from '../encoding.js'
 import { RingStateManager } from '../stateManager.js'
 import { transactionFixedCosts } from './intrinsic.js'
+import { warmShared, type WarmJournal } from './warmJournal.js'
 
 /** EIPs under which ethereumjs's runTx does more than this copy does. */
 const OWN_RUN_EIPS = [2780, 6800, 7708, 7864, 7928, 8037, 8246] as const
@@ -141,9 +142,10 @@ async function leanRunTx(vm: VMInternals, opts: LeanOpts): Promise<RunTxResult> 
 const warmSets = new WeakMap<Map<string, unknown>, Map<string, Set<string>>>()
 
 /**
- * Warms the precompiles (EIP-2929), as `addAlwaysWarmAddress` on each would: into a journal just
- * cleaned, a copy of their entries made once. Their slot sets are shared: only an access list adds
- * slots to an always-warm address, and with one (warmed before) the sets are the journal's own.
+ * Warms the precompiles (EIP-2929), as `addAlwaysWarmAddress` on each would: in a journal just
+ * cleaned, their entries made once and shared (`warmShared`; on a journal without the fast
+ * methods, a copy of them). Their slot sets stay empty: only an access list adds slots to an
+ * always-warm address, and with one (warmed before) the precompiles go into the journal's own set.
  */
 function warmPrecompiles(evm: EVMInternals): void {
   const journal = evm.journal
@@ -153,7 +155,7 @@ function warmPrecompiles(evm: EVMInternals): void {
   }
   let warm = warmSets.get(evm.precompiles)
   if (warm === undefined) warmSets.set(evm.precompiles, (warm = new Map([...evm.precompiles.keys()].map((address) => [address, new Set<string>()]))))
-  journal.alwaysWarmJournal = new Map(warm)
+  if (!warmShared(journal as unknown as WarmJournal, warm)) journal.alwaysWarmJournal = new Map(warm)
 }
 
 /** ethereumjs's `_runTx` for a transaction of type 0, 1 or 2 (see `runsLean`). */

@@ -9,18 +9,24 @@
  * before it finds nothing to strip; every SLOAD and SSTORE asks and sets a slot's warmth, each
  * time writing the address and the slot as hex two digits at a time (@noble/hashes' `bytesToHex`).
  * Owns: those methods, own properties of each journal, copied line for line but for the strip and
- * the hex. Leaves everything else to ethereumjs's journal. A test pins the sources copied.
+ * the hex; and a warm set of addresses shared between runs (the precompiles', see `warmShared`),
+ * which `isWarmedAddress` consults too and `cleanJournal` (copied likewise) lets go.
+ * Leaves everything else to ethereumjs's journal. A test pins the sources copied.
  */
 import { EthereumJSErrorWithoutCode } from '@ethereumjs/util'
 import { keyOf } from '../encoding.js'
 
 /** The parts of ethereumjs's `Journal` the method uses. */
 export interface WarmJournal {
-  readonly alwaysWarmJournal: Map<string, Set<string>>
+  alwaysWarmJournal: Map<string, Set<string>>
+  /** Always-warm addresses shared with other runs, their slot sets empty and never written (see `warmShared`). */
+  sharedWarm?: ReadonlyMap<string, ReadonlySet<string>> | undefined
+  journalHeight: number
+  touched: Set<string>
+  journal: Map<string, Set<string>>
   readonly accessList?: Map<string, Set<string>>
-  readonly journal: Map<string, Set<string>>
   /** Per checkpoint: the addresses and the slots (by address) warmed since. */
-  readonly journalDiff: [number, [Set<string>, Map<string, Set<string>>, Set<string>]][]
+  journalDiff: [number, [Set<string>, Map<string, Set<string>>, Set<string>]][]
   addAlwaysWarmAddress(addressStr: string, addToAccessList?: boolean): void
   isWarmedAddress(address: Uint8Array): boolean
   addWarmedAddress(address: Uint8Array): void
@@ -28,6 +34,7 @@ export interface WarmJournal {
   addWarmedStorage(address: Uint8Array, slot: Uint8Array): void
   touchAccount(address: string): void
   touchAddress(address: { readonly bytes: Uint8Array }): void
+  cleanJournal(): void
 }
 
 const HEX_PREFIXED = /^0x[0-9A-Fa-f]*$/
@@ -51,10 +58,32 @@ function addAlwaysWarmAddress(this: WarmJournal, addressStr: string, addToAccess
   }
 }
 
-/** `Journal.isWarmedAddress`. */
+/** `Journal.isWarmedAddress`, the shared warm set consulted too. */
 function isWarmedAddress(this: WarmJournal, address: Uint8Array): boolean {
   const addressHex = keyOf(address)
-  return this.journal.has(addressHex) || this.alwaysWarmJournal.has(addressHex)
+  return this.journal.has(addressHex) || this.alwaysWarmJournal.has(addressHex) || this.sharedWarm?.has(addressHex) === true
+}
+
+/** `Journal.cleanJournal`, letting the shared warm set go. */
+function cleanJournal(this: WarmJournal): void {
+  this.journalHeight = 0
+  this.journal = new Map()
+  this.alwaysWarmJournal = new Map()
+  this.touched = new Set()
+  this.journalDiff = [[0, [new Set(), new Map(), new Set()]]]
+  this.sharedWarm = undefined
+}
+
+/**
+ * Makes the addresses of `warm` always warm in `journal` until its next \`cleanJournal\`, as
+ * \`addAlwaysWarmAddress\` on each would, without copying them into its own set: for a journal
+ * these methods are installed on (false for another, which must be given them one by one).
+ * \`warm\`'s slot sets must stay empty: \`isWarmedStorage\` does not look there (nothing warm to find).
+ */
+export function warmShared(journal: WarmJournal, warm: ReadonlyMap<string, ReadonlySet<string>>): boolean {
+  if (journal.isWarmedAddress !== isWarmedAddress) return false
+  journal.sharedWarm = warm
+  return true
 }
 
 /** `Journal.addWarmedAddress`. */
@@ -120,4 +149,5 @@ export function installWarmJournal(journal: WarmJournal): void {
   journal.isWarmedStorage = isWarmedStorage
   journal.addWarmedStorage = addWarmedStorage
   journal.touchAddress = touchAddress
+  journal.cleanJournal = cleanJournal
 }
