@@ -233,8 +233,15 @@ export class RingStateManager implements StateManagerInterface {
     if (this.#computeRoot === undefined) throw new Error('this state view has no state root')
     if (this.#rootCache?.version === this.#version) return this.#rootCache.computed
     const version = this.#version
-    const flattened = emptyChanges()
-    for (const layer of this.#layers) mergeInto(flattened, layer)
+    // The only layer with writes (a block's, under its checkpoint over the empty bottom layer) is
+    // the net effect: read as it is, not copied (the computation only reads the changes, and a
+    // later write makes a new version).
+    const written = this.#layers.filter((layer) => !isEmpty(layer))
+    let flattened = written[0] ?? this.#layers[0]!
+    if (written.length > 1) {
+      flattened = emptyChanges()
+      for (const layer of written) mergeInto(flattened, layer)
+    }
     const computed = await this.#computeRoot(flattened)
     this.#rootCache = { version, computed }
     return computed
@@ -257,6 +264,10 @@ export class RingStateManager implements StateManagerInterface {
   #top(): StateChanges {
     return this.#layers[this.#layers.length - 1]!
   }
+}
+
+function isEmpty(changes: StateChanges): boolean {
+  return changes.accounts.size === 0 && changes.storage.size === 0 && changes.cleared.size === 0 && changes.code.size === 0
 }
 
 /** Applies the writes of `upper` on top of `lower`. */
