@@ -117,22 +117,47 @@ function encodeExtension(node: Extension, hash: Hash): Bytes {
   return listPrefix(itemLength(path) + child.length) + stringItem(path) + child
 }
 
+/**
+ * Where `encodeBranch` lays a branch's items out before joining them, one array per depth (a
+ * child's ref may encode the child's own branch on the way): the list prefix, then each child's
+ * two parts (the string prefix of a hashed ref, or nothing; its ref, or an empty item), then the
+ * empty value. Reused: the join writes one flat string, where adding the items one by one made
+ * some thirty rope strings per branch, and hashing flattened them into one more.
+ */
+const branchParts: string[][] = []
+let branchDepth = 0
+
 /** 16 children, then the (always empty) value: the children's refs joined, each computed on the way. */
 function encodeBranch(node: Branch, hash: Hash): Bytes {
   const children = node.children
-  let payload = ''
+  let parts = branchParts[branchDepth]
+  if (parts === undefined) branchParts[branchDepth] = parts = newBranchParts()
+  branchDepth++
+  let payload = 1
   for (let i = 0; i < 16; i++) {
     const child = children[i]
     if (child === undefined) {
-      payload += EMPTY_ITEM
-      continue
+      parts[2 * i + 1] = EMPTY_ITEM
+      parts[2 * i + 2] = ''
+      payload++
+    } else {
+      const ref = refOf(child, hash)
+      const hashed = ref.length === 32
+      parts[2 * i + 1] = hashed ? HASH_PREFIX : ''
+      parts[2 * i + 2] = ref
+      payload += hashed ? 33 : ref.length
     }
-    const ref = refOf(child, hash)
-    if (ref.length === 32) payload += HASH_PREFIX
-    payload += ref
   }
-  payload += EMPTY_ITEM
-  return listPrefix(payload.length) + payload
+  branchDepth--
+  parts[0] = listPrefix(payload)
+  // (The refs stay referenced here until the next branch at this depth: strings of 32 bytes, nothing else.)
+  return parts.join('')
+}
+
+function newBranchParts(): string[] {
+  const parts = new Array<string>(34).fill('')
+  parts[33] = EMPTY_ITEM
+  return parts
 }
 
 /** A child's ref as an item of its parent: a 32-byte hash as a string, an embedded node as it is. */
@@ -167,8 +192,12 @@ export function rlpLatin1(bytes: Uint8Array): Latin1 {
   return sliceLatin1(itemScratch, 0, length + 1)
 }
 
+/** List prefixes by payload length, made once each: a branch's (up to 529 bytes) is made of two or three strings. */
+const listPrefixes: (Bytes | undefined)[] = []
+
 function listPrefix(payload: number): Bytes {
-  return lengthPrefix(payload, 0xc0)
+  if (payload >= 1024) return lengthPrefix(payload, 0xc0)
+  return (listPrefixes[payload] ??= lengthPrefix(payload, 0xc0))
 }
 
 function prefixLength(length: number): number {
