@@ -365,13 +365,10 @@ function systemParamsOf(common: Common): SystemParams {
   return params
 }
 
-/** Whether `contract` holds code, as `getCode(...).length > 0` answers it (the ring state manager's without an `Address` key made again). */
+/** Whether `contract` holds code (on the ring state manager by its key, not made again from the `Address`). */
 async function holdsCode(sm: VM['stateManager'], contract: SystemContract): Promise<boolean> {
-  if (!(sm instanceof RingStateManager)) return (await sm.getCode(contract.address)).length > 0
-  const loading = sm.load(contract.key)
-  if (loading !== undefined) await loading
-  const record = sm.accountRecord(contract.key)
-  return record !== undefined && sm.codeOf(record.codeHash).length > 0
+  const code = sm instanceof RingStateManager ? await sm.codeByKey(contract.key) : await sm.getCode(contract.address)
+  return code.length > 0
 }
 
 /** `putStorage` of `value` at the slot numbered `slot` (as a word) of `contract`: on the ring state manager by their keys. */

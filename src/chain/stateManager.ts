@@ -106,8 +106,12 @@ export class RingStateManager implements StateManagerInterface {
     return new Account(record.nonce, record.balance, record.storageRoot, record.codeHash, record.codeSize)
   }
 
-  async getCode(address: Address): Promise<Uint8Array> {
-    const key = keyOf(address.bytes)
+  getCode(address: Address): Promise<Uint8Array> {
+    return this.codeByKey(keyOf(address.bytes))
+  }
+
+  /** `getCode` by the address's key (lowercase hex, as `keyOf` writes it). */
+  async codeByKey(key: string): Promise<Uint8Array> {
     const loading = this.#reader.load?.(key)
     if (loading !== undefined) await loading
     const record = this.accountRecord(key)
