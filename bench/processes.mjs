@@ -49,3 +49,20 @@ export async function stopProcess(child) {
   await Promise.race([exited, sleep(3_000)])
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
 }
+
+/**
+ * Resolves with a ringchain server's warm-up report once its warm-up has ended (polled every
+ * 500 ms, at most `timeoutMs`); `{ state: 'unknown' }` from a build without `ringchain_warmup`.
+ * The suite waits for it so that the warm-up's CPU never lands in a peer's measured test. (The
+ * warm-up begins only after 200 ms without a request: asked more often, it would never begin.)
+ */
+export async function warmupEnded(httpUrl, timeoutMs = 60_000) {
+  const started = performance.now()
+  for (;;) {
+    const answer = await (await fetch(httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ringchain_warmup","params":[]}' })).json()
+    if (answer.error !== undefined) return { state: 'unknown' }
+    if (!['waiting', 'running'].includes(answer.result.state)) return { ...answer.result, endedAfterMs: Math.round(performance.now() - started) }
+    if (performance.now() - started > timeoutMs) throw new Error(`the warm-up has not ended after ${timeoutMs} ms (${JSON.stringify(answer.result)})`)
+    await sleep(500)
+  }
+}

@@ -2,18 +2,20 @@
 // run again and again over HTTP against one fresh server, printing per window of tests the
 // server's CPU per test, its main thread (JavaScript) apart from V8's background threads (the
 // JIT compiler, GC helpers), and the elapsed time. A native peer (anvil) has no such phase; the
-// suite section measures ringchain within it. Linux only (reads schedstat).
+// suite section measures ringchain within it. Linux only (reads schedstat). The server warms
+// itself up while idle after its start (src/warmup/): this waits for that to end first and prints
+// what it cost; `--no-warmup` starts it without one, to show the curve it shortens.
 //
-//   npm run build && node bench/warmup.mjs [--flow viem] [--tests 300] [--window 20]
+//   npm run build && node bench/warmup.mjs [--flow viem] [--tests 300] [--window 20] [--no-warmup]
 
 import { parseArgs } from 'node:util'
 import { http } from 'viem'
 import { threadsCpuMs } from './proc-cpu.mjs'
 import { FLOWS, viemClients } from './suite-flows.mjs'
-import { stopProcess } from './processes.mjs'
+import { stopProcess, warmupEnded } from './processes.mjs'
 import { startRingchain } from './suite.mjs'
 
-const { values } = parseArgs({ options: { flow: { type: 'string', default: 'viem' }, tests: { type: 'string', default: '300' }, window: { type: 'string', default: '20' } } })
+const { values } = parseArgs({ options: { flow: { type: 'string', default: 'viem' }, tests: { type: 'string', default: '300' }, window: { type: 'string', default: '20' }, 'no-warmup': { type: 'boolean' } } })
 const flow = FLOWS[values.flow]
 if (flow === undefined || values.flow === 'ethers') throw new Error(`--flow: one of ${Object.keys(FLOWS).filter((f) => f !== 'ethers').join(', ')}`)
 if (process.platform !== 'linux') {
@@ -23,8 +25,12 @@ if (process.platform !== 'linux') {
 const tests = Number(values.tests)
 const window = Number(values.window)
 
+if (values['no-warmup']) process.env.RINGCHAIN_WARMUP = 'off'
 const server = await startRingchain()
 try {
+  const cpu0 = threadsCpuMs(server.child.pid)
+  const warmup = await warmupEnded(server.httpUrl)
+  console.log(`warm-up: ${JSON.stringify(warmup)}; the server's CPU meanwhile (all threads): ${(threadsCpuMs(server.child.pid) - cpu0).toFixed(0)} ms`)
   const clients = { viem: viemClients(http(server.httpUrl)) }
   const pid = server.child.pid
   console.log(`${values.flow} over HTTP, one fresh \`ringchain serve\`; per test, mean of each window of ${window} (node ${process.version})`)

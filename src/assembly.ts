@@ -17,7 +17,7 @@ import { forkChain } from './chain/fork/forkedChain.js'
 import { StateNotLoadedError } from './chain/fork/loadedKeys.js'
 import type { ForkSource } from './chain/fork/source.js'
 import type { Chains } from './chains.js'
-import type { ResetTarget } from './rpc/context.js'
+import type { MethodsOptions, ResetTarget } from './rpc/context.js'
 import { createDispatcher, type Dispatch } from './rpc/dispatcher.js'
 import { mapDomainError } from './rpc/domainErrors.js'
 import { createMethods } from './rpc/methods.js'
@@ -137,12 +137,23 @@ export function chainFactory(options: RingchainOptions): (target?: ResetTarget) 
   }
 }
 
+/** What the dispatcher of `dispatcherFor` is built with besides its chains. */
+export interface DispatcherSettings {
+  readonly clientVersion: string
+  readonly provider: ProviderSimulation
+  readonly logger?: RingchainLogger | undefined
+  readonly maxBatchLength?: number | undefined
+  /** What `ringchain_warmup` answers. */
+  readonly warmup?: MethodsOptions['warmup']
+}
+
 /** The dispatcher of the method registry over `chains`. */
-export function dispatcherFor(chains: Chains, logger: RingchainLogger | undefined, provider: ProviderSimulation, clientVersion: string, maxBatchLength?: number): Dispatch {
+export function dispatcherFor(chains: Chains, { clientVersion, provider, logger, maxBatchLength, warmup }: DispatcherSettings): Dispatch {
   const methods = createMethods(chains.chainFor, {
     clientVersion,
     reset: (ctx, target) => chains.reset(ctx.session.apiKey, target),
     provider,
+    ...(warmup === undefined ? {} : { warmup }),
   })
   return createDispatcher(methods, {
     mapDomainError,

@@ -19,11 +19,14 @@ import { parseProviderProfile } from './rpc/provider/profile.js'
 import type { ProviderDispatch } from './rpc/provider/serve.js'
 import { StartupGate } from './rpc/startupGate.js'
 import { startServer, type ServerOptions } from './server/server.js'
+import { IdleWatch } from './warmup/idleWatch.js'
+import type { ScratchService, Warmup, WarmupReport } from './warmup/warmup.js'
 import type { ConsoleLog, ForkSpec, ImportSource, RingchainLogger, RingchainOptions } from './assembly.js'
 
 export type { ConsoleLog, ForkSpec, ImportSource, RingchainLogger, RingchainOptions } from './assembly.js'
 export { RingchainRpcError, type RequestArguments } from './eip1193.js'
 export type { StateDump } from './chain/dumpState.js'
+export type { WarmupReport } from './warmup/warmup.js'
 export { InvalidProviderProfileError, parseProviderProfile, type ProviderBehaviour, type ProviderProfileJson } from './rpc/provider/profile.js'
 
 export { DEFAULT_MAX_CHAINS, type IsolateOptions } from './chains.js'
@@ -61,7 +64,7 @@ export async function createRingchain(options: RingchainOptions = {}): Promise<R
   const { assembly, withProvider } = await loadAssembly()
   const chains = new Chains(assembly.chainFactory(options), { isolate: false })
   const primary = await chains.open(IN_PROCESS_KEY)
-  const dispatch = withProvider(assembly.dispatcherFor(chains, undefined, provider, CLIENT_VERSION), provider, chains.chainFor)
+  const dispatch = withProvider(assembly.dispatcherFor(chains, { provider, clientVersion: CLIENT_VERSION }), provider, chains.chainFor)
   const session = inProcessSession(IN_PROCESS_KEY)
   return {
     get chain() {
@@ -112,6 +115,15 @@ export interface StartOptions extends RingchainOptions {
    * for it, in order. `ringchain serve --json` prints its ready line here.
    */
   onListening?: (listening: ListeningRingchain) => void
+  /**
+   * Warm the server up while it is idle after its start: a typical test (deploy, storage writes
+   * prepared, sent and awaited, views, a revert, events), run again and again over HTTP and
+   * WebSocket against a scratch chain of its own, so that V8 has compiled the code real tests
+   * take before they take it. It never touches the chain served, and each of its requests waits
+   * until no real request is in flight. `false`, or the environment's `RINGCHAIN_WARMUP=off`:
+   * none. Default: on, 100 tests (or `RINGCHAIN_WARMUP=<tests>`).
+   */
+  warmup?: boolean | { readonly tests: number }
 }
 
 /** What `onListening` is told: where the server listens, and the chain it is building. */
@@ -141,6 +153,8 @@ export interface RunningRingchain {
   request(args: RequestArguments): Promise<unknown>
   /** The head state of the chain of `httpUrl`'s key, as anvil's dump (what `--dump-state` writes). */
   dumpState(): Promise<StateDump>
+  /** Resolves with what the warm-up did once it has ended (`{ state: 'off' }` without one); see `StartOptions.warmup`. */
+  warmedUp(): Promise<WarmupReport | { readonly state: 'off' }>
   /** Closes the server (WebSocket clients and idle sockets too) and every chain. Idempotent. */
   close(): Promise<void>
 }
@@ -157,12 +171,13 @@ export const DEFAULT_API_KEY = 'ringchain'
  * const provider = new JsonRpcProvider(rc.httpUrl)
  */
 export async function startRingchain(options: StartOptions = {}): Promise<RunningRingchain> {
-  const { port, host, apiKeys, isolate, logger, server: serverOptions, record, providerProfile: _profile, inspector, onListening, ...ringchainOptions } = options
+  const { port, host, apiKeys, isolate, logger, server: serverOptions, record, providerProfile: _profile, inspector, onListening, warmup: warmupOption, ...ringchainOptions } = options
   const provider = providerSimulation(options)
   const { maxBatchLength, ...transport } = serverOptions ?? {}
   if (maxBatchLength !== undefined && (!Number.isSafeInteger(maxBatchLength) || maxBatchLength < 1)) {
     throw new RangeError(`maxBatchLength: expected a positive integer, got ${maxBatchLength}`)
   }
+  const wantsWarmup = warmupWanted(warmupOption)
   const chainOptions: RingchainOptions = logger === undefined ? ringchainOptions : { ...ringchainOptions, logger }
   const key = apiKeys?.[0] ?? DEFAULT_API_KEY
   // The server listens first and the chain is built behind it: requests that come meanwhile wait
@@ -170,7 +185,9 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
   // a start (scripts/bundle-cli.mjs and bench/startup.mjs measure it).
   const dev = devChainFacts(options)
   const gate = new StartupGate(dev?.chainId)
-  const server = await startServer(logger?.debug === undefined ? gate.dispatch : logRequests(gate.dispatch, logger.debug.bind(logger)), {
+  const idle = new IdleWatch()
+  const handler = logger?.debug === undefined ? gate.dispatch : logRequests(gate.dispatch, logger.debug.bind(logger))
+  const server = await startServer(wantsWarmup === undefined ? handler : idle.track(handler), {
     ...(logger === undefined ? {} : { logger }),
     ...transport,
     port: port ?? 8545,
@@ -190,6 +207,7 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
   let chains: Chains | undefined
   let recorder: Awaited<ReturnType<typeof import('./recorder.js').wrapWithRecorder>> | undefined
   let built
+  let warmup: WarmupControl | undefined
   try {
     const { assembly, withProvider } = await loadAssembly()
     chains = new Chains(assembly.chainFactory(chainOptions), {
@@ -197,7 +215,7 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
       ...(logger === undefined ? {} : { logger }),
     })
     const primary = await chains.open(key)
-    const answering = assembly.dispatcherFor(chains, logger, provider, CLIENT_VERSION, maxBatchLength)
+    const answering = assembly.dispatcherFor(chains, { provider, clientVersion: CLIENT_VERSION, logger, maxBatchLength, warmup: () => warmup?.report() ?? { state: 'off' } })
     recorder = record === undefined ? undefined : (await import('./recorder.js')).wrapWithRecorder(answering, record, { chain: ringchainOptions })
     // Outside the recorder: a request the provider refuses was never served.
     built = { chains, primary, assembly, dispatch: withProvider(recorder?.dispatch ?? answering, provider, chains.chainFor) }
@@ -209,6 +227,7 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
   const { primary, assembly, dispatch } = built
   const running = built.chains
   gate.open(dispatch)
+  if (wantsWarmup !== undefined) warmup = startWarmup(idle, wantsWarmup, ringchainOptions, logger)
   const urls = server.urls(key)
   const session = inProcessSession(key)
   let closing: Promise<void> | undefined
@@ -224,9 +243,74 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
     urls: (apiKey) => server.urls(apiKey),
     request: (args) => request(dispatch, session, args),
     dumpState: () => assembly.dumpState(running.primary),
-    close: () => (closing ??= Promise.all([server.close(), running.close()]).then(() => recorder?.close())),
+    warmedUp: async () => (warmup === undefined ? { state: 'off' } : warmup.ended),
+    close: () => (closing ??= Promise.all([warmup?.stop(), server.close(), running.close()]).then(() => recorder?.close())),
   }
 }
+
+// --- the warm-up (src/warmup/) -----------------------------------------------------------------
+
+/**
+ * The warm-up the option (or else the environment's `RINGCHAIN_WARMUP`: `off`, or a number of
+ * tests) asks for: undefined for none.
+ */
+function warmupWanted(option: StartOptions['warmup'], env = process.env.RINGCHAIN_WARMUP): { tests?: number } | undefined {
+  if (option === false) return undefined
+  if (option === undefined || option === true) {
+    if (env === undefined || env === '') return {}
+    if (env === 'off') return undefined
+    if (!/^\d+$/.test(env)) throw new RangeError(`RINGCHAIN_WARMUP: expected off or a number of tests, got ${env}`)
+    return { tests: Number(env) }
+  }
+  if (!Number.isSafeInteger(option.tests) || option.tests < 0) throw new RangeError(`warmup.tests: expected a whole number of tests, got ${option.tests}`)
+  return { tests: option.tests }
+}
+
+/** A warm-up whose module is still loading, or under way. */
+interface WarmupControl {
+  report(): WarmupReport
+  readonly ended: Promise<WarmupReport>
+  stop(): Promise<WarmupReport>
+}
+
+function startWarmup(idle: IdleWatch, wanted: { tests?: number }, options: RingchainOptions, logger: RingchainLogger | undefined): WarmupControl {
+  let current: Warmup | undefined
+  const loaded = import('./warmup/warmup.js').then(({ Warmup }) => (current = new Warmup({ idle, ...wanted, scratch: () => scratchService(options) })))
+  const ended = loaded.then((w) => w.ended)
+  void ended.then((report) => {
+    // A scratch dev chain that fails a plain test is a bug of ours: say so; the server goes on.
+    if (report.state === 'failed') (logger ?? stderrWarnings).warn(`ringchain: warm-up failed: ${report.reason}`)
+    else logger?.debug?.(`warm-up ${report.state}: ${report.tests} tests, ${report.requests} requests, ${report.busyMs} ms`)
+  })
+  return {
+    report: () => current?.report ?? { state: 'waiting', tests: 0, requests: 0, busyMs: 0 },
+    ended,
+    stop: () => loaded.then((w) => w.stop()),
+  }
+}
+
+const stderrWarnings = { warn: (message: string) => void process.stderr.write(`${message}\n`) }
+
+/**
+ * A throwaway dev chain (the options' hardfork and chain id, nothing else of theirs: no fork,
+ * import, state, reorgs or provider faults) behind a private server on 127.0.0.1, for the warm-up.
+ */
+async function scratchService(options: RingchainOptions): Promise<ScratchService> {
+  const { assembly, withProvider } = await loadAssembly()
+  const provider = new ProviderSimulation(undefined)
+  const chains = new Chains(assembly.chainFactory({ ...(options.hardfork === undefined ? {} : { hardfork: options.hardfork }), ...(options.chainId === undefined ? {} : { chainId: options.chainId }) }), { isolate: false })
+  try {
+    await chains.open(WARMUP_KEY)
+    const dispatch = withProvider(assembly.dispatcherFor(chains, { provider, clientVersion: CLIENT_VERSION }), provider, chains.chainFor)
+    const server = await startServer(dispatch, { port: 0, host: '127.0.0.1', inspector: false, rootKey: WARMUP_KEY, logger: { warn: () => {}, error: () => {} } })
+    return { ...server.urls(WARMUP_KEY), close: async () => void (await Promise.all([server.close(), chains.close()])) }
+  } catch (e) {
+    await chains.close()
+    throw e
+  }
+}
+
+const WARMUP_KEY = 'warmup'
 
 /**
  * The id and accounts of the chain the options make, when the options alone fix them: a dev chain

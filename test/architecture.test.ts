@@ -34,7 +34,9 @@ const allowed: Record<string, readonly string[]> = {
   'recorder.ts': ['rpc', 'chain'],
   'chains.ts': ['rpc', 'chain'],
   'assembly.ts': ['chain', 'rpc', 'server', 'upstream', 'chains.ts'],
-  'simulator.ts': ['chain', 'rpc', 'server', 'upstream', 'recorder.ts', 'chains.ts', 'eip1193.ts', 'assembly.ts'],
+  'simulator.ts': ['chain', 'rpc', 'server', 'upstream', 'recorder.ts', 'chains.ts', 'eip1193.ts', 'assembly.ts', 'warmup'],
+  // The warm-up is a client: it knows URLs and JSON-RPC, not the server or the chain it exercises.
+  warmup: ['warmup'],
   inspect: ['inspect', 'eip1193.ts'],
   scenario: ['scenario', 'simulator.ts', 'rpc', 'eip1193.ts'],
   cli: ['cli', 'inspect', 'scenario', 'simulator.ts', 'chain'],

@@ -56,6 +56,7 @@ const OPTIONS = {
   'log-level': { type: 'string' },
   'exit-with-parent': { type: 'boolean' },
   'no-inspector': { type: 'boolean' },
+  'no-warmup': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -81,6 +82,9 @@ Server
   --idle-timeout <s>       with --isolate: drop a chain unused for this long (its key gets a
                            fresh one next time)                      (default: never)
   --no-inspector           do not serve the inspector page at /inspector/<KEY> (404 instead)
+  --no-warmup              do not warm up while idle after the start (a scratch chain of its
+                           own runs a typical test 100 times so V8 compiles the code real
+                           tests take; never the chain served). RINGCHAIN_WARMUP=off does the same
 
 Chain
   --chain-id <n>           chain id                                  (default 31337)
@@ -296,6 +300,7 @@ export function toOptions(values: Flags, logger: RingchainLogger): StartOptions 
   if (values.record !== undefined) options.record = values.record
   if (values['provider-profile'] !== undefined) options.providerProfile = readProfileFile(values['provider-profile'])
   if (values['no-inspector'] === true) options.inspector = false
+  if (values['no-warmup'] === true) options.warmup = false
   return options
 }
 

@@ -24,6 +24,17 @@ export interface MethodsOptions {
   reset?: (ctx: RpcContext, target?: ResetTarget) => Promise<void>
   /** The provider simulation `ringchain_setProviderProfile` sets. Without it that method answers -32000. */
   provider?: ProviderSimulation
+  /** What the server's warm-up has done (`ringchain_warmup`). Without it that method answers `{ state: 'off' }`. */
+  warmup?: () => WarmupStatus
+}
+
+/** `ringchain_warmup`'s answer: see `src/warmup/warmup.ts`. */
+export interface WarmupStatus {
+  readonly state: 'off' | 'waiting' | 'running' | 'done' | 'stopped' | 'failed'
+  readonly tests?: number
+  readonly requests?: number
+  readonly busyMs?: number
+  readonly reason?: string
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * ringchain's own node methods: `ringchain_uptime` (milliseconds since the registry was built) and
+ * ringchain's own node methods: `ringchain_uptime` (milliseconds since the registry was built),
+ * `ringchain_warmup` (what the server's warm-up has done, `{ state: 'off' }` without one) and
  * `ringchain_reset` (the caller's chain, as new; `anvil_reset` and `hardhat_reset` alias it with
  * their own answers). How a chain is replaced is the simulator's, handed in as `options.reset`.
  */
@@ -22,6 +23,7 @@ export function ringchainNodeMethods(options: MethodsOptions) {
     })
   return {
     ringchain_uptime: defineMethod(none, () => toQuantity(Date.now() - startedAt)),
+    ringchain_warmup: defineMethod(none, () => options.warmup?.() ?? { state: 'off' }),
     ringchain_reset: reset(true, undefined),
     anvil_reset: reset(null, { fork: null }),
     hardhat_reset: reset(true, undefined),

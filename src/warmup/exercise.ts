@@ -1,0 +1,86 @@
+/**
+ * One test as a dapp's test suite runs it, through JSON-RPC: snapshot; deploy a contract; storage
+ * writes, each prepared the way viem does (`eth_fillTransaction`) and the way ethers does (nonce,
+ * estimate, block, fees), signed, sent and awaited; views, a balance, a revert, the events; revert.
+ * The warm-up runs it again and again on a scratch chain, so the server's code is compiled, with
+ * what real requests look like, before a real test needs it.
+ */
+import { LoopbackRpcError, type Rpc } from './loopback.js'
+import { STORED_TOPIC, STORE_BYTECODE, STORE_SELECTORS } from './storeContract.js'
+
+interface Receipt {
+  readonly status: string
+  readonly blockNumber: string
+  readonly contractAddress: string | null
+}
+
+/** The test, with its transactions signed once: after the revert, the same ones are valid again. */
+export class Exercise {
+  /** Signed transactions by step: the same nonces and fees come round in every run. */
+  readonly #signed = new Map<string, string>()
+
+  /** `from`: a dev account of the chain it runs on (it signs). */
+  constructor(private readonly from: string) {}
+
+  /** Runs the test once; rejects on any answer a working chain would not give. */
+  async run(rpc: Rpc): Promise<void> {
+    const id = await rpc('evm_snapshot')
+    try {
+      await rpc('eth_chainId')
+      const deployed = await this.#sendAndWait(rpc, 'deploy', { from: this.from, data: STORE_BYTECODE })
+      const address = deployed.contractAddress
+      if (address === null) throw new Error('the deployment has no contract address')
+      for (const value of [1, 2, 3]) await this.#sendAndWait(rpc, `store ${value}`, { from: this.from, to: address, data: STORE_SELECTORS.store + word(value.toString(16)) })
+      await rpc('eth_call', [{ to: address, data: STORE_SELECTORS.value }, 'latest'])
+      await rpc('eth_call', [{ to: address, data: STORE_SELECTORS.balances + word(this.from.slice(2)) }, 'latest'])
+      await rpc('eth_call', [{ from: this.from, to: address, data: STORE_SELECTORS.get }, 'latest'])
+      await rpc('eth_getBalance', [this.from, 'latest'])
+      await reverts(rpc('eth_call', [{ from: this.from, to: address, data: STORE_SELECTORS.fail }, 'latest']))
+      await reverts(rpc('eth_estimateGas', [{ from: this.from, to: address, data: STORE_SELECTORS.fail }]))
+      await rpc('eth_getLogs', [{ address, topics: [STORED_TOPIC], fromBlock: deployed.blockNumber, toBlock: 'latest' }])
+    } finally {
+      await rpc('evm_revert', [id])
+    }
+  }
+
+  async #sendAndWait(rpc: Rpc, step: string, request: Record<string, string>): Promise<Receipt> {
+    // viem's one question, then ethers' six.
+    await rpc('eth_fillTransaction', [request])
+    await rpc('eth_getTransactionCount', [this.from, 'pending'])
+    await rpc('eth_estimateGas', [request])
+    await rpc('eth_getBlockByNumber', ['latest', false])
+    await rpc('eth_gasPrice')
+    await rpc('eth_maxPriorityFeePerGas')
+    await rpc('eth_blockNumber')
+    let raw = this.#signed.get(step)
+    if (raw === undefined) this.#signed.set(step, (raw = (await rpc('eth_signTransaction', [request])) as string))
+    let hash: unknown
+    try {
+      hash = await rpc('eth_sendRawTransaction', [raw])
+    } catch (e) {
+      // Signed on a chain that has moved on (it should not): sign afresh next time.
+      this.#signed.delete(step)
+      throw e
+    }
+    const receipt = (await rpc('eth_getTransactionReceipt', [hash])) as Receipt | null
+    await rpc('eth_getTransactionByHash', [hash])
+    if (receipt?.status !== '0x1') throw new Error(`${step}: not mined with success`)
+    return receipt
+  }
+}
+
+/** A 32-byte ABI word of a hex number or address, without 0x. */
+function word(hex: string): string {
+  return hex.padStart(64, '0')
+}
+
+/** Resolves if `answer` is refused as a revert (JSON-RPC error 3); anything else rejects. */
+async function reverts(answer: Promise<unknown>): Promise<void> {
+  try {
+    await answer
+  } catch (e) {
+    if (e instanceof LoopbackRpcError && e.code === 3) return
+    throw e
+  }
+  throw new Error('expected a revert')
+}

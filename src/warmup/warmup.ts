@@ -1,0 +1,151 @@
+/**
+ * The warm-up of a served ringchain: while the server is idle after its start, a test of the kind
+ * test suites run (`exercise.ts`) is run again and again, over HTTP and WebSocket, against a
+ * scratch chain behind a private server on this machine; then both are dropped.
+ *
+ * Why: V8 compiles a function to fast machine code only after it has run many times. A fresh
+ * server answers its first hundred or so tests with code that is still interpreted or baseline
+ * compiled, at up to twice the CPU per test of a warm one (bench/warmup.mjs shows the curve). The
+ * compiled code belongs to the process's functions, not to a chain, so the scratch chains' tests
+ * leave it ready for the real ones. Two scratch services, taking turns: code compiled while only
+ * one chain's objects and closures had been seen is specialised to them, and is thrown away
+ * (deoptimised) and compiled again at the served chain's first tests; seen two, V8 compiles code
+ * that holds for any chain.
+ *
+ * It takes only time nobody else wants: it begins once the server has been idle a while, and each
+ * of its requests waits until no real request is in flight and none came for a moment. It stops
+ * after a fixed number of tests, at `stop()`, or at the first thing that goes wrong (reported).
+ */
+import { Exercise } from './exercise.js'
+import type { IdleWatch } from './idleWatch.js'
+import { httpClient, wsClient, type LoopbackClient, type Rpc } from './loopback.js'
+
+/** What the warm-up has done (`ringchain_warmup`, `RunningRingchain.warmedUp`). */
+export interface WarmupReport {
+  /** `waiting` for the server to be idle; `running`; `done` (all its tests); `stopped` (the server closed first); `failed` (see `reason`). */
+  readonly state: 'waiting' | 'running' | 'done' | 'stopped' | 'failed'
+  /** Tests run to the end. */
+  readonly tests: number
+  /** Requests answered. */
+  readonly requests: number
+  /** Milliseconds its requests took, answer included: the server's time it used. */
+  readonly busyMs: number
+  /** Why it failed. */
+  readonly reason?: string
+}
+
+/** A chain of its own behind a server of its own, to warm up against. */
+export interface ScratchService {
+  readonly httpUrl: string
+  readonly wsUrl: string
+  close(): Promise<void>
+}
+
+export interface WarmupOptions {
+  /** The real server's requests. */
+  readonly idle: IdleWatch
+  /** Builds a scratch service (twice, when the warm-up begins). */
+  readonly scratch: () => Promise<ScratchService>
+  /** How many tests to run. Default `DEFAULT_WARMUP_TESTS`. */
+  readonly tests?: number
+}
+
+/** Tests run by default: past them, a test's CPU no longer drops much (bench/warmup.mjs). */
+export const DEFAULT_WARMUP_TESTS = 100
+/** Scratch services the tests take turns on (see above). */
+const SERVICES = 2
+/** How long the server must have been idle before the warm-up begins. */
+const START_IDLE_MS = 200
+/** How long the server must have been idle before each warm-up request. */
+const STEP_IDLE_MS = 20
+
+/** Raised inside the run once `stop()` is called. */
+class Stopped extends Error {}
+
+/** A warm-up under way; it starts itself. */
+export class Warmup {
+  #state: WarmupReport['state'] = 'waiting'
+  #tests = 0
+  #requests = 0
+  #busyMs = 0
+  #reason: string | undefined
+  #stopping = false
+  /** Resolves with the last report once the warm-up has ended and its scratch service is gone. */
+  readonly ended: Promise<WarmupReport>
+
+  constructor(private readonly options: WarmupOptions) {
+    this.ended = this.#run()
+  }
+
+  get report(): WarmupReport {
+    return { state: this.#state, tests: this.#tests, requests: this.#requests, busyMs: Math.round(this.#busyMs), ...(this.#reason === undefined ? {} : { reason: this.#reason }) }
+  }
+
+  /** Ends the warm-up at its next request; resolves once its scratch service is closed. */
+  stop(): Promise<WarmupReport> {
+    this.#stopping = true
+    return this.ended
+  }
+
+  async #run(): Promise<WarmupReport> {
+    const clients: LoopbackClient[] = []
+    const services: ScratchService[] = []
+    try {
+      await this.#idle(START_IDLE_MS)
+      this.#state = 'running'
+      /** Per service, its HTTP and WebSocket callers and its test. */
+      const turns: { rpcs: Rpc[]; exercise: Exercise }[] = []
+      for (let i = 0; i < SERVICES; i++) {
+        const service = await this.options.scratch()
+        services.push(service)
+        const pair = [await httpClient(service.httpUrl), await wsClient(service.wsUrl)]
+        clients.push(...pair)
+        const rpcs = pair.map((c) => this.#paced(c.rpc))
+        const [from] = (await rpcs[0]!('eth_accounts')) as string[]
+        if (from === undefined) throw new Error('the scratch chain has no dev account')
+        turns.push({ rpcs, exercise: new Exercise(from) })
+      }
+      const tests = this.options.tests ?? DEFAULT_WARMUP_TESTS
+      for (let i = 0; i < tests; i++) {
+        // Service by turns; within a service's turns, HTTP and WebSocket by turns.
+        const { rpcs, exercise } = turns[i % SERVICES]!
+        await exercise.run(rpcs[Math.floor(i / SERVICES) % 2]!)
+        this.#tests++
+      }
+      this.#state = 'done'
+    } catch (e) {
+      if (e instanceof Stopped || this.#stopping) this.#state = 'stopped'
+      else {
+        this.#state = 'failed'
+        this.#reason = (e as Error).message
+      }
+    } finally {
+      for (const client of clients) client.close()
+      await Promise.all(services.map((s) => s.close()))
+    }
+    return this.report
+  }
+
+  /** `rpc`, each request sent only once the real server is idle, and counted. */
+  #paced(rpc: Rpc): Rpc {
+    return async (method, params) => {
+      await this.#idle(STEP_IDLE_MS)
+      const started = performance.now()
+      try {
+        return await rpc(method, params)
+      } finally {
+        this.#busyMs += performance.now() - started
+        this.#requests++
+      }
+    }
+  }
+
+  /** Resolves once the real server has been idle `ms`; rejects with `Stopped` once stopping. */
+  async #idle(ms: number): Promise<void> {
+    for (;;) {
+      if (this.#stopping) throw new Stopped()
+      if (this.options.idle.idleFor(ms)) return
+      await new Promise((resolve) => setTimeout(resolve, ms).unref())
+    }
+  }
+}
