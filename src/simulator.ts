@@ -260,10 +260,10 @@ function warmupWanted(option: StartOptions['warmup'], env = process.env.RINGCHAI
     if (env === undefined || env === '') return {}
     if (env === 'off') return undefined
     if (!/^\d+$/.test(env)) throw new RangeError(`RINGCHAIN_WARMUP: expected off or a number of tests, got ${env}`)
-    return { tests: Number(env) }
+    return Number(env) === 0 ? undefined : { tests: Number(env) }
   }
   if (!Number.isSafeInteger(option.tests) || option.tests < 0) throw new RangeError(`warmup.tests: expected a whole number of tests, got ${option.tests}`)
-  return { tests: option.tests }
+  return option.tests === 0 ? undefined : { tests: option.tests }
 }
 
 /** A warm-up whose module is still loading, or under way. */

@@ -48,7 +48,7 @@ describe('the warm-up of a served chain', () => {
     expect((report as { tests: number }).tests).toBeLessThan(1_000)
   })
 
-  test('behavior: `warmup: false` and RINGCHAIN_WARMUP=off turn it off; an option beats the environment', async () => {
+  test('behavior: `warmup: false`, RINGCHAIN_WARMUP=off and =0 turn it off; an option beats the environment; a bad value is refused', async () => {
     expect(await (await start({ warmup: false })).warmedUp()).toEqual({ state: 'off' })
     const saved = process.env.RINGCHAIN_WARMUP
     process.env.RINGCHAIN_WARMUP = 'off'
@@ -57,6 +57,10 @@ describe('the warm-up of a served chain', () => {
       expect((await rpc(off.httpUrl, 'ringchain_warmup')).result).toEqual({ state: 'off' })
       const on = await start({ warmup: { tests: 1 } })
       expect(await within(on.warmedUp(), 60_000, 'the warm-up')).toMatchObject({ state: 'done', tests: 1 })
+      process.env.RINGCHAIN_WARMUP = '0'
+      expect(await (await start({})).warmedUp()).toEqual({ state: 'off' })
+      process.env.RINGCHAIN_WARMUP = 'lots'
+      await expect(startRingchain({ port: 0 })).rejects.toThrow('RINGCHAIN_WARMUP: expected off or a number of tests, got lots')
     } finally {
       if (saved === undefined) delete process.env.RINGCHAIN_WARMUP
       else process.env.RINGCHAIN_WARMUP = saved
