@@ -25,7 +25,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
 import { Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { bytesToHex, generateAddress, hexToBytes, intToBytes, setLengthLeft } from '@ethereumjs/util'
-import { readyLine, sleep, stopProcess, waitForRpc } from './processes.mjs'
+import { readyLine, sleep, stopProcess, waitForRpc, warmupEnded } from './processes.mjs'
 import { anvilReady, findAnvil, freePort, ringchainCommand, ringchainNodeCommand, ringchainReady, series } from './startup.mjs'
 import { suiteSection, suiteTables } from './suite.mjs'
 import { fireSection } from './fire.mjs'
@@ -150,6 +150,8 @@ async function startNode(name, { probe = false } = {}) {
   }
   // The ceiling prints ringchain's ready line: JSON with httpUrl (and wsUrl).
   const info = await readyLine(child, name)
+  // ringchain warms itself up while idle after its start (src/warmup/): measured once that has ended.
+  if (name === 'ringchain') await warmupEnded(info.httpUrl)
   /** Runs a full collection in the server (probe only) and resolves with its process.memoryUsage(). */
   const collect = () =>
     new Promise((resolve) => {
