@@ -25,7 +25,7 @@ import { custom } from 'viem'
 import WebSocket from 'ws'
 import { FLOWS, HARDFORK, viemClients } from './suite-flows.mjs'
 import { threadsCpuMs } from './proc-cpu.mjs'
-import { stopProcess } from './processes.mjs'
+import { stopProcess, warmupEnded } from './processes.mjs'
 import { findAnvil } from './startup.mjs'
 import { startAnvil, startRingchain } from './suite.mjs'
 
@@ -80,6 +80,8 @@ function anvilBinary() {
 async function served(transport, server = 'ringchain') {
   const cachePath = mkdtempSync(join(tmpdir(), 'flow-replay-anvil-'))
   const { child, httpUrl, wsUrl } = server === 'anvil' ? await startAnvil(anvilBinary(), cachePath) : await startRingchain()
+  // Replayed once its warm-up (src/warmup/) has ended; RINGCHAIN_WARMUP=off replays against a cold server.
+  if (server === 'ringchain') await warmupEnded(httpUrl)
   const stopChild = async () => (await stopProcess(child), rmSync(cachePath, { recursive: true, force: true }))
   let id = 1
   const answer = (text) => {
