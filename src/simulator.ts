@@ -294,11 +294,15 @@ const stderrWarnings = { warn: (message: string) => void process.stderr.write(`$
 /**
  * A throwaway dev chain (the options' hardfork and chain id, nothing else of theirs: no fork,
  * import, state, reorgs or provider faults) behind a private server on 127.0.0.1, for the warm-up.
+ * Before London (no EIP-1559 transactions, and before Constantinople not the opcodes of the
+ * warm-up's contract) it runs the default hardfork instead.
  */
 async function scratchService(options: RingchainOptions): Promise<ScratchService> {
-  const { assembly, withProvider } = await loadAssembly()
+  const [{ assembly, withProvider }, { HARDFORKS, normalizeHardfork }] = await Promise.all([loadAssembly(), import('./chain/genesis.js')])
+  const hardfork = options.hardfork === undefined ? undefined : normalizeHardfork(options.hardfork)
+  const modern = hardfork !== undefined && HARDFORKS.indexOf(hardfork) >= HARDFORKS.indexOf('london')
   const provider = new ProviderSimulation(undefined)
-  const chains = new Chains(assembly.chainFactory({ ...(options.hardfork === undefined ? {} : { hardfork: options.hardfork }), ...(options.chainId === undefined ? {} : { chainId: options.chainId }) }), { isolate: false })
+  const chains = new Chains(assembly.chainFactory({ ...(modern ? { hardfork } : {}), ...(options.chainId === undefined ? {} : { chainId: options.chainId }) }), { isolate: false })
   try {
     await chains.open(WARMUP_KEY)
     const dispatch = withProvider(assembly.dispatcherFor(chains, { provider, clientVersion: CLIENT_VERSION }), provider, chains.chainFor)

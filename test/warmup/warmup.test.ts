@@ -32,6 +32,13 @@ describe('the warm-up of a served chain', () => {
     expect((await rpc(rc.httpUrl, 'eth_getLogs', [{ fromBlock: 'earliest', toBlock: 'latest' }])).result).toEqual([])
   })
 
+  test('behavior: it completes whatever the served chain runs: an old hardfork (its contract and 1559 sends need London: the default fork then) and another chain id', async () => {
+    for (const options of [{ hardfork: 'chainstart' }, { hardfork: 'berlin', chainId: 5n }, { hardfork: 'london' }]) {
+      const rc = await start({ ...options, warmup: { tests: 2 } })
+      expect(await within(rc.warmedUp(), 60_000, `the warm-up of ${JSON.stringify(options, (_k, v) => (typeof v === 'bigint' ? Number(v) : v))}`)).toMatchObject({ state: 'done', tests: 2 })
+    }
+  })
+
   test('behavior: close() ends a warm-up under way and waits for its scratch chain and server to go', async () => {
     const rc = await startRingchain({ port: 0, warmup: { tests: 1_000 } })
     let running = false
