@@ -9,13 +9,14 @@ import type { Block } from '@ethereumjs/block'
 import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { toChecksumAddress } from '@ethereumjs/util'
 import type { IncludedTx, LogRecord, PendingTx } from '../chain/types.js'
-import { RawJson } from './dispatcher.js'
+import { RawJson, rawJsonArray } from './dispatcher.js'
 import { toData, toQuantity } from './hex.js'
 
 type Json = Record<string, unknown>
 
 const txCache = new WeakMap<object, RawJson>()
 const receiptCache = new WeakMap<object, RawJson>()
+const logCache = new WeakMap<object, RawJson>()
 /** Per block, its JSON with transaction hashes and with full transactions, each built when first asked for. */
 const blockCache = new WeakMap<object, { hashes?: RawJson; full?: RawJson }>()
 
@@ -31,7 +32,14 @@ export function pendingTxJson(pending: PendingTx): RawJson {
 
 /** The receipt of an included transaction (cached). */
 export function receiptJson(included: IncludedTx): RawJson {
-  return cachedJson(receiptCache, included, () => receiptObject(included))
+  let cached = receiptCache.get(included)
+  if (cached === undefined) receiptCache.set(included, (cached = new RawJson(receiptText(included))))
+  return cached
+}
+
+/** A log of a mined block (not removed), as `logObject` gives it (cached: the receipt and each eth_getLogs share it). */
+export function logJson(log: LogRecord): RawJson {
+  return cachedJson(logCache, log, () => logObject(log))
 }
 
 /** The JSON of `key`'s object, serialized on first use and kept as long as `key` lives. */
@@ -59,28 +67,25 @@ export function logObject(log: LogRecord, removed = false): Json {
   }
 }
 
-function receiptObject(included: IncludedTx): Json {
+/**
+ * A receipt's JSON, written out: its values are hex strings and null, which need no escaping, so
+ * `JSON.stringify` would only scan them (the 512 digits of the bloom first), and its logs are
+ * their cached JSON. Fields in geth's order.
+ */
+function receiptText(included: IncludedTx): string {
   const r = included.receipt
   const tx = included.tx
-  const out: Json = {}
-  if (r.blobGasPrice !== undefined) out.blobGasPrice = toQuantity(r.blobGasPrice)
-  if (r.blobGasUsed !== undefined) out.blobGasUsed = toQuantity(r.blobGasUsed)
-  out.blockHash = toData(included.blockHash)
-  out.blockNumber = toQuantity(included.blockNumber)
-  out.contractAddress = r.contractAddress === undefined ? null : toData(r.contractAddress)
-  out.cumulativeGasUsed = toQuantity(r.cumulativeGasUsed)
-  out.effectiveGasPrice = toQuantity(r.effectiveGasPrice)
-  out.from = toData(included.from)
-  out.gasUsed = toQuantity(r.gasUsed)
-  out.logs = r.logs.map((l) => logObject(l))
-  out.logsBloom = toData(r.logsBloom)
-  if (r.root !== undefined) out.root = toData(r.root)
-  else out.status = toQuantity(r.status ?? 0)
-  out.to = tx.to === undefined ? null : toData(tx.to.bytes)
-  out.transactionHash = toData(included.hash)
-  out.transactionIndex = toQuantity(included.index)
-  out.type = toQuantity(tx.type)
-  return out
+  let json = '{'
+  if (r.blobGasPrice !== undefined) json += `"blobGasPrice":"${toQuantity(r.blobGasPrice)}",`
+  if (r.blobGasUsed !== undefined) json += `"blobGasUsed":"${toQuantity(r.blobGasUsed)}",`
+  json += `"blockHash":"${toData(included.blockHash)}","blockNumber":"${toQuantity(included.blockNumber)}",`
+  json += `"contractAddress":${r.contractAddress === undefined ? 'null' : `"${toData(r.contractAddress)}"`},`
+  json += `"cumulativeGasUsed":"${toQuantity(r.cumulativeGasUsed)}","effectiveGasPrice":"${toQuantity(r.effectiveGasPrice)}",`
+  json += `"from":"${toData(included.from)}","gasUsed":"${toQuantity(r.gasUsed)}",`
+  json += `"logs":${rawJsonArray(r.logs.map(logJson)).json},"logsBloom":"${toData(r.logsBloom)}",`
+  json += r.root !== undefined ? `"root":"${toData(r.root)}",` : `"status":"${toQuantity(r.status ?? 0)}",`
+  json += `"to":${tx.to === undefined ? 'null' : `"${toData(tx.to.bytes)}"`},"transactionHash":"${toData(included.hash)}",`
+  return json + `"transactionIndex":"${toQuantity(included.index)}","type":"${toQuantity(tx.type)}"}`
 }
 
 function txObject(tx: TypedTransaction, hash: Uint8Array, from: Uint8Array, included: IncludedTx | undefined): Json {
