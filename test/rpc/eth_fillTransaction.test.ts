@@ -123,7 +123,7 @@ test('error: fields no transaction can carry keep ethereumjs\'s words (gas above
 
 test('behavior: the wire text is JSON.stringify\'s, raw first, a deployment\'s code in raw and input', async () => {
   const rc = await start()
-  const [a] = rc.accounts as [{ address: Hex }]
+  const a = rc.accounts[0]!
   const { text } = await post(rc.httpUrl, { jsonrpc: '2.0', id: 1, method: 'eth_fillTransaction', params: [{ from: a.address, data: STORE_INITCODE }] })
   const answer = JSON.parse(text) as { result: Filled }
   expect(text).toBe(JSON.stringify(answer))
