@@ -9,7 +9,7 @@ import type { Block } from '@ethereumjs/block'
 import { TransactionType, type TypedTransaction } from '@ethereumjs/tx'
 import { toChecksumAddress } from '@ethereumjs/util'
 import type { IncludedTx, LogRecord, PendingTx } from '../chain/types.js'
-import { RawJson, rawJsonArray } from './dispatcher.js'
+import { RawJson } from './dispatcher.js'
 import { toData, toQuantity } from './hex.js'
 
 type Json = Record<string, unknown>
@@ -32,9 +32,7 @@ export function pendingTxJson(pending: PendingTx): RawJson {
 
 /** The receipt of an included transaction (cached). */
 export function receiptJson(included: IncludedTx): RawJson {
-  let cached = receiptCache.get(included)
-  if (cached === undefined) receiptCache.set(included, (cached = new RawJson(receiptText(included))))
-  return cached
+  return cachedJson(receiptCache, included, () => receiptObject(included))
 }
 
 /** A log of a mined block (not removed), as `logObject` gives it (cached: the receipt and each eth_getLogs share it). */
@@ -46,10 +44,33 @@ export function logJson(log: LogRecord): RawJson {
 function cachedJson(cache: WeakMap<object, RawJson>, key: object, build: () => unknown): RawJson {
   let cached = cache.get(key)
   if (cached === undefined) {
-    cached = new RawJson(JSON.stringify(build()))
+    cached = new RawJson(hexJson(build()))
     cache.set(key, cached)
   }
   return cached
+}
+
+/**
+ * `JSON.stringify` of what the formatters here build, whose strings are all hex (`toData`,
+ * `toQuantity`): those are written as they are, where JSON.stringify scans each character for
+ * escapes (a bloom's 512 digits, a contract's code). `RawJson` members go in as their JSON.
+ * Members left undefined are left out, as JSON.stringify leaves them.
+ */
+function hexJson(value: unknown): string {
+  if (typeof value === 'string') return '"' + value + '"'
+  if (value instanceof RawJson) return value.json
+  if (Array.isArray(value)) {
+    let json = '['
+    for (let i = 0; i < value.length; i++) json += (i === 0 ? '' : ',') + hexJson(value[i])
+    return json + ']'
+  }
+  if (value === null || typeof value !== 'object') return JSON.stringify(value)
+  let json = ''
+  for (const key in value) {
+    const member = (value as Json)[key]
+    if (member !== undefined) json += (json === '' ? '{"' : ',"') + key + '":' + hexJson(member)
+  }
+  return json === '' ? '{}' : json + '}'
 }
 
 export function logObject(log: LogRecord, removed = false): Json {
@@ -67,25 +88,28 @@ export function logObject(log: LogRecord, removed = false): Json {
   }
 }
 
-/**
- * A receipt's JSON, written out: its values are hex strings and null, which need no escaping, so
- * `JSON.stringify` would only scan them (the 512 digits of the bloom first), and its logs are
- * their cached JSON. Fields in geth's order.
- */
-function receiptText(included: IncludedTx): string {
+function receiptObject(included: IncludedTx): Json {
   const r = included.receipt
   const tx = included.tx
-  let json = '{'
-  if (r.blobGasPrice !== undefined) json += `"blobGasPrice":"${toQuantity(r.blobGasPrice)}",`
-  if (r.blobGasUsed !== undefined) json += `"blobGasUsed":"${toQuantity(r.blobGasUsed)}",`
-  json += `"blockHash":"${toData(included.blockHash)}","blockNumber":"${toQuantity(included.blockNumber)}",`
-  json += `"contractAddress":${r.contractAddress === undefined ? 'null' : `"${toData(r.contractAddress)}"`},`
-  json += `"cumulativeGasUsed":"${toQuantity(r.cumulativeGasUsed)}","effectiveGasPrice":"${toQuantity(r.effectiveGasPrice)}",`
-  json += `"from":"${toData(included.from)}","gasUsed":"${toQuantity(r.gasUsed)}",`
-  json += `"logs":${rawJsonArray(r.logs.map(logJson)).json},"logsBloom":"${toData(r.logsBloom)}",`
-  json += r.root !== undefined ? `"root":"${toData(r.root)}",` : `"status":"${toQuantity(r.status ?? 0)}",`
-  json += `"to":${tx.to === undefined ? 'null' : `"${toData(tx.to.bytes)}"`},"transactionHash":"${toData(included.hash)}",`
-  return json + `"transactionIndex":"${toQuantity(included.index)}","type":"${toQuantity(tx.type)}"}`
+  const out: Json = {}
+  if (r.blobGasPrice !== undefined) out.blobGasPrice = toQuantity(r.blobGasPrice)
+  if (r.blobGasUsed !== undefined) out.blobGasUsed = toQuantity(r.blobGasUsed)
+  out.blockHash = toData(included.blockHash)
+  out.blockNumber = toQuantity(included.blockNumber)
+  out.contractAddress = r.contractAddress === undefined ? null : toData(r.contractAddress)
+  out.cumulativeGasUsed = toQuantity(r.cumulativeGasUsed)
+  out.effectiveGasPrice = toQuantity(r.effectiveGasPrice)
+  out.from = toData(included.from)
+  out.gasUsed = toQuantity(r.gasUsed)
+  out.logs = r.logs.map(logJson)
+  out.logsBloom = toData(r.logsBloom)
+  if (r.root !== undefined) out.root = toData(r.root)
+  else out.status = toQuantity(r.status ?? 0)
+  out.to = tx.to === undefined ? null : toData(tx.to.bytes)
+  out.transactionHash = toData(included.hash)
+  out.transactionIndex = toQuantity(included.index)
+  out.type = toQuantity(tx.type)
+  return out
 }
 
 function txObject(tx: TypedTransaction, hash: Uint8Array, from: Uint8Array, included: IncludedTx | undefined): Json {
@@ -152,7 +176,7 @@ function blockText(block: Block, size: number, txs: string): string {
   // The body's fields go on the header's object, after its own: an object literal of two spreads
   // copies through V8's slow path (see src/chain/execution/leanEvm.ts), a third of this function.
   const out = headerObject(block, size)
-  out.transactions = '@TXS@'
+  out.transactions = new RawJson(txs)
   out.transactionsRoot = toData(block.header.transactionsTrie)
   out.uncles = block.uncleHeaders.map((u) => toData(u.hash()))
   if (block.withdrawals !== undefined) {
@@ -164,7 +188,7 @@ function blockText(block: Block, size: number, txs: string): string {
     }))
     out.withdrawalsRoot = toData(block.header.withdrawalsRoot!)
   }
-  return JSON.stringify(out).replace('"@TXS@"', txs)
+  return hexJson(out)
 }
 
 /**
