@@ -51,12 +51,12 @@ function cachedJson(cache: WeakMap<object, RawJson>, key: object, build: () => u
 }
 
 /**
- * `JSON.stringify` of what the formatters here build, whose strings are all hex (`toData`,
- * `toQuantity`): those are written as they are, where JSON.stringify scans each character for
- * escapes (a bloom's 512 digits, a contract's code). `RawJson` members go in as their JSON.
- * Members left undefined are left out, as JSON.stringify leaves them.
+ * `JSON.stringify` of a value whose strings are all hex (`toData`, `toQuantity`), as the
+ * formatters build them: those are written as they are, where JSON.stringify scans each character
+ * for escapes (a bloom's 512 digits, a contract's code). `RawJson` members go in as their JSON.
+ * Members left undefined are left out, as JSON.stringify leaves them. Never for other text.
  */
-function hexJson(value: unknown): string {
+export function hexJson(value: unknown): string {
   if (typeof value === 'string') return '"' + value + '"'
   if (value instanceof RawJson) return value.json
   if (Array.isArray(value)) {
