@@ -18,6 +18,7 @@ import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js'
 import { keccak_256 as nobleKeccak256 } from '@noble/hashes/sha3.js'
 import type { Common, CustomCrypto } from '@ethereumjs/common'
 import type { KZG } from '@ethereumjs/util'
+import { keyOf } from './encoding.js'
 import { fromLatin1, sliceLatin1, toLatin1, writeLatin1, type Latin1 } from './latin1.js'
 
 // The KZG modules and the native binding are loaded with `require`, not `import`: ethereumjs calls
@@ -150,11 +151,38 @@ type Ecsign = NonNullable<CustomCrypto['ecsign']>
 
 /**
  * `ecrecover` with @ethereumjs/util's signature and results: the 64-byte public key without the
- * 0x04 prefix, for v = 27/28, EIP-155 v (with `chainId`) or a yParity of 0/1.
- * Only the well-formed case runs natively; anything else (bad v, oversized r/s, a signature
- * libsecp256k1 rejects) goes to the JS implementation, so errors and edge cases are its own.
+ * 0x04 prefix, for v = 27/28, EIP-155 v (with `chainId`) or a yParity of 0/1; the keys of the
+ * last signatures recovered are kept.
  */
 const nativeEcrecover: Ecrecover = (msgHash, v, r, s, chainId) => {
+  // A signature recovers to the same key each time it is seen again: a test suite that reverts to
+  // a snapshot sends the same signed transactions (nonces and RFC 6979 signatures alike) test after
+  // test, and one recovery costs ~100 µs. Failures are not kept: they throw each time.
+  const key = recoveryKey(msgHash, v, r, s, chainId)
+  let publicKey = recovered.get(key)
+  if (publicKey === undefined) {
+    publicKey = recover(msgHash, v, r, s, chainId)
+    if (recovered.size >= RECOVERED_LIMIT) recovered.delete(recovered.keys().next().value!)
+    recovered.set(key, publicKey)
+  }
+  // A copy: the caller owns what it is handed, as with an uncached recovery.
+  return publicKey.slice()
+}
+
+/** Public keys recovered lately, by signature (oldest first, so the first goes when full). */
+const recovered = new Map<string, Uint8Array>()
+/** Some 250 kB at most: the signed transactions of a test suite's fixtures and more. */
+const RECOVERED_LIMIT = 1024
+
+function recoveryKey(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId: bigint | undefined): string {
+  return `${keyOf(msgHash)}:${keyOf(r)}:${keyOf(s)}:${v}:${chainId ?? ''}`
+}
+
+/**
+ * One recovery. Only the well-formed case runs natively; anything else (bad v, oversized r/s, a
+ * signature libsecp256k1 rejects) goes to the JS implementation, so errors and edge cases are its own.
+ */
+const recover: Ecrecover = (msgHash, v, r, s, chainId) => {
   const native = loadNative()
   const recovery = calculateSigRecovery(v, chainId)
   if (

@@ -16,6 +16,7 @@ type Json = Record<string, unknown>
 
 const txCache = new WeakMap<object, RawJson>()
 const receiptCache = new WeakMap<object, RawJson>()
+const logCache = new WeakMap<object, RawJson>()
 /** Per block, its JSON with transaction hashes and with full transactions, each built when first asked for. */
 const blockCache = new WeakMap<object, { hashes?: RawJson; full?: RawJson }>()
 
@@ -34,14 +35,42 @@ export function receiptJson(included: IncludedTx): RawJson {
   return cachedJson(receiptCache, included, () => receiptObject(included))
 }
 
+/** A log of a mined block (not removed), as `logObject` gives it (cached: the receipt and each eth_getLogs share it). */
+export function logJson(log: LogRecord): RawJson {
+  return cachedJson(logCache, log, () => logObject(log))
+}
+
 /** The JSON of `key`'s object, serialized on first use and kept as long as `key` lives. */
 function cachedJson(cache: WeakMap<object, RawJson>, key: object, build: () => unknown): RawJson {
   let cached = cache.get(key)
   if (cached === undefined) {
-    cached = new RawJson(JSON.stringify(build()))
+    cached = new RawJson(hexJson(build()))
     cache.set(key, cached)
   }
   return cached
+}
+
+/**
+ * `JSON.stringify` of a value whose strings are all hex (`toData`, `toQuantity`), as the
+ * formatters build them: those are written as they are, where JSON.stringify scans each character
+ * for escapes (a bloom's 512 digits, a contract's code). `RawJson` members go in as their JSON.
+ * Members left undefined are left out, as JSON.stringify leaves them. Never for other text.
+ */
+export function hexJson(value: unknown): string {
+  if (typeof value === 'string') return '"' + value + '"'
+  if (value instanceof RawJson) return value.json
+  if (Array.isArray(value)) {
+    let json = '['
+    for (let i = 0; i < value.length; i++) json += (i === 0 ? '' : ',') + hexJson(value[i])
+    return json + ']'
+  }
+  if (value === null || typeof value !== 'object') return JSON.stringify(value)
+  let json = ''
+  for (const key in value) {
+    const member = (value as Json)[key]
+    if (member !== undefined) json += (json === '' ? '{"' : ',"') + key + '":' + hexJson(member)
+  }
+  return json === '' ? '{}' : json + '}'
 }
 
 export function logObject(log: LogRecord, removed = false): Json {
@@ -72,7 +101,7 @@ function receiptObject(included: IncludedTx): Json {
   out.effectiveGasPrice = toQuantity(r.effectiveGasPrice)
   out.from = toData(included.from)
   out.gasUsed = toQuantity(r.gasUsed)
-  out.logs = r.logs.map((l) => logObject(l))
+  out.logs = r.logs.map(logJson)
   out.logsBloom = toData(r.logsBloom)
   if (r.root !== undefined) out.root = toData(r.root)
   else out.status = toQuantity(r.status ?? 0)
@@ -147,7 +176,7 @@ function blockText(block: Block, size: number, txs: string): string {
   // The body's fields go on the header's object, after its own: an object literal of two spreads
   // copies through V8's slow path (see src/chain/execution/leanEvm.ts), a third of this function.
   const out = headerObject(block, size)
-  out.transactions = '@TXS@'
+  out.transactions = new RawJson(txs)
   out.transactionsRoot = toData(block.header.transactionsTrie)
   out.uncles = block.uncleHeaders.map((u) => toData(u.hash()))
   if (block.withdrawals !== undefined) {
@@ -159,7 +188,7 @@ function blockText(block: Block, size: number, txs: string): string {
     }))
     out.withdrawalsRoot = toData(block.header.withdrawalsRoot!)
   }
-  return JSON.stringify(out).replace('"@TXS@"', txs)
+  return hexJson(out)
 }
 
 /**

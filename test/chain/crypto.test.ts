@@ -139,6 +139,22 @@ describe('ecrecover', () => {
     }
   })
 
+  test('behavior: a signature seen again gives the same key, a copy of its own each time', () => {
+    const { msgHash, yParity, r, s, publicKey } = randomSignature()
+    const first = nativeEcrecover(msgHash, yParity + 27n, r, s)
+    first.fill(0)
+    const again = nativeEcrecover(msgHash, yParity + 27n, r, s)
+    expect(again).toEqual(publicKey)
+    expect(again).not.toBe(nativeEcrecover(msgHash, yParity + 27n, r, s))
+    // The other recovery id is another input: its own key, not the one kept for the first.
+    expect(nativeEcrecover(msgHash, (yParity ^ 1n) + 27n, r, s)).toEqual(jsEcrecover(msgHash, (yParity ^ 1n) + 27n, r, s))
+  })
+
+  test('behavior: a failed recovery is not kept: it throws each time', () => {
+    const { msgHash, r } = randomSignature()
+    for (let i = 0; i < 2; i++) expect(() => nativeEcrecover(msgHash, 27n, r, new Uint8Array(32))).toThrow()
+  })
+
   test('behavior: the EVM ecrecover precompile (0x01) goes through customCrypto', async () => {
     const ecrecover = vi.fn(nativeEcrecover)
     const common = new Common({ chain: Mainnet, hardfork: Hardfork.Prague, customCrypto: { ecrecover } })

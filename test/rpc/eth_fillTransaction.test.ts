@@ -7,6 +7,7 @@ import { prepareTransactionRequest, sendTransaction } from 'viem/actions'
 import { afterEach, expect, test } from 'vitest'
 import { createRingchain, type Ringchain } from '../../src/index.js'
 import { STORE_INITCODE, storeCalldata } from '../helpers/chain.js'
+import { post, start } from '../helpers/rpc.js'
 
 const open: Ringchain[] = []
 afterEach(async () => {
@@ -118,4 +119,15 @@ test('error: fields no transaction can carry keep ethereumjs\'s words (gas above
   const { a, b, request } = await setup()
   await expect(request('eth_fillTransaction', [{ from: a.address, to: b.address, gas: '0x1000001' }])).rejects.toThrow('Transaction gas limit 16777217 exceeds the maximum allowed by EIP-7825 (16777216)')
   await expect(request('eth_fillTransaction', [{ from: a.address, to: b.address, gas: '0x5208', nonce: '0xffffffffffffffff' }])).rejects.toThrow('nonce cannot equal or exceed MAX_UINT64')
+})
+
+test('behavior: the wire text is JSON.stringify\'s, raw first, a deployment\'s code in raw and input', async () => {
+  const rc = await start()
+  const a = rc.accounts[0]!
+  const { text } = await post(rc.httpUrl, { jsonrpc: '2.0', id: 1, method: 'eth_fillTransaction', params: [{ from: a.address, data: STORE_INITCODE }] })
+  const answer = JSON.parse(text) as { result: Filled }
+  expect(text).toBe(JSON.stringify(answer))
+  expect(Object.keys(answer.result)).toEqual(['raw', 'tx'])
+  expect(answer.result.tx.input).toBe(STORE_INITCODE)
+  expect(answer.result.raw).toContain(STORE_INITCODE.slice(2))
 })

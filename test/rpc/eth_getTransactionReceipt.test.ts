@@ -84,6 +84,8 @@ test('default', async () => {
   const answer = await post(url, { jsonrpc: '2.0', id: 1, method: METHOD, params: [hash] })
   expect(answer.status).toBe(200)
   const body = JSON.parse(answer.text)
+  // The bytes sent are what JSON.stringify writes (the receipt's text is written out by hand).
+  expect(answer.text).toBe(JSON.stringify(body))
   // Pretty-printed in wire order (geth's: receipt keys alphabetical, log keys in geth's struct order).
   expect(JSON.stringify(body, null, 2)).toMatchInlineSnapshot(`
     "{

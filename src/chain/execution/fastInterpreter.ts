@@ -109,6 +109,9 @@ function fastSubclass(Interpreter: InterpreterClass): InterpreterClass {
       const evm = this._evm
       // EIP-7928's post-call charge is consumed inside ethereumjs's `runStep`: with it on, steps of async gas stay there.
       const inlineAsyncGas = !common.isActivatedEIP(BLOCK_ACCESS_LISTS)
+      // A step listener or debug logging takes ethereumjs's `runStep`. Asked once a frame, as
+      // `newFrame` asks whether the frame is watched (a listener count was a call every step).
+      const watched = evm.events.listenerCount('step') > 0 || evm.DEBUG
       // Iterate through the given ops until something breaks or we hit STOP
       while (runState.programCounter < runState.code.length) {
         const programCounter = runState.programCounter
@@ -134,7 +137,7 @@ function fastSubclass(Interpreter: InterpreterClass): InterpreterClass {
           const entry = opCodeObj ?? table[opCode]!
           const info = entry.opcodeInfo
           const syncGas = entry.syncGas
-          if ((info.dynamicGas && syncGas === undefined && !inlineAsyncGas) || runState.eip7928PostTargetCallOog !== undefined || evm.events.listenerCount('step') > 0 || evm.DEBUG) {
+          if ((info.dynamicGas && syncGas === undefined && !inlineAsyncGas) || runState.eip7928PostTargetCallOog !== undefined || watched) {
             await this.runStep(entry)
           } else {
             // ethereumjs's `runStep`, its gas and handler awaited only when they are async (SSTORE, calls: a promise less a step).

@@ -17,8 +17,9 @@ import { unpadded } from '../../chain/encoding.js'
 import type { AccessListEntry, AuthorizationEntry, CallParams } from '../../chain/execution/params.js'
 import { TX_GAS_CAP } from '../../chain/validate.js'
 import type { ChainFor } from '../context.js'
-import { defineMethod, type MethodSpec } from '../dispatcher.js'
+import { RawJson, defineMethod, type MethodSpec } from '../dispatcher.js'
 import { ServerError } from '../errors.js'
+import { hexJson } from '../format.js'
 import { toData, toQuantity } from '../hex.js'
 import { PENDING } from '../params/block.js'
 import { transactionRequest, type TransactionRequest } from '../params/transaction.js'
@@ -44,7 +45,8 @@ export function fillTransactionMethod(chainFor: ChainFor): MethodSpec {
     const raw = tx === undefined ? encodeUnsigned(filled) : tx.serialize()
     // The chain's keccak (WebAssembly once loaded), as web3_sha3 hashes.
     const keccak = keccakOf(common)
-    return { raw: toData(raw), tx: transactionJson(filled, tx, keccak(raw)) }
+    // Hex throughout (a deployment's code twice): hexJson writes it without the escape scan of JSON.stringify.
+    return new RawJson(hexJson({ raw: toData(raw), tx: transactionJson(filled, tx, keccak(raw)) }))
   })
 }
 

@@ -9,9 +9,9 @@ import type { Chain } from '../../chain/chain.js'
 import { BlockOutOfWindowError } from '../../chain/errors.js'
 import type { BlockRecord, LogRecord } from '../../chain/types.js'
 import { numberOf, type ChainFor } from '../context.js'
-import { defineMethod, type Registry } from '../dispatcher.js'
+import { RawJson, defineMethod, rawJsonArray, type Registry } from '../dispatcher.js'
 import { InvalidParamsError, ServerError } from '../errors.js'
-import { logObject } from '../format.js'
+import { logJson } from '../format.js'
 import { logFilter, type LogFilter } from '../params/logFilter.js'
 
 /** Whether `log` is one the filter asks for (addresses any of, topics by position). */
@@ -26,8 +26,8 @@ export function matches(log: LogRecord, criteria: LogFilter): boolean {
   return true
 }
 
-/** Logs of the window matching a filter, as eth_getLogs answers. */
-export function logsOf(chain: Chain, criteria: LogFilter): unknown[] {
+/** Logs of the window matching a filter, in eth_getLogs's order. */
+export function matchingLogs(chain: Chain, criteria: LogFilter): LogRecord[] {
   let blocks: BlockRecord[]
   if (criteria.blockHash !== undefined) {
     const block = chain.blockByHash(criteria.blockHash)
@@ -43,9 +43,14 @@ export function logsOf(chain: Chain, criteria: LogFilter): unknown[] {
     blocks = []
     for (let n = from; n <= to; n++) blocks.push(chain.blockByNumber(n)!)
   }
-  const out: unknown[] = []
-  for (const block of blocks) for (const log of block.logs) if (matches(log, criteria)) out.push(logObject(log))
+  const out: LogRecord[] = []
+  for (const block of blocks) for (const log of block.logs) if (matches(log, criteria)) out.push(log)
   return out
+}
+
+/** Logs of the window matching a filter, as eth_getLogs answers: their cached JSON. */
+export function logsOf(chain: Chain, criteria: LogFilter): RawJson {
+  return rawJsonArray(matchingLogs(chain, criteria).map(logJson))
 }
 
 /** `eth_getLogs` over `chainFor`. */

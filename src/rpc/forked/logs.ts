@@ -5,9 +5,10 @@
 import type { Chain } from '../../chain/chain.js'
 import { numberOf } from '../context.js'
 import { ServerError } from '../errors.js'
+import { logObject } from '../format.js'
 import { toData, toQuantity } from '../hex.js'
 import type { LogFilter } from '../params/logFilter.js'
-import { logsOf } from '../eth/logs.js'
+import { matchingLogs } from '../eth/logs.js'
 import { inUpstreamWindow, isUpstreamBlock, type UpstreamHistory } from './history.js'
 
 /** Says "the local chain answers this one" (its range, or its block, is after the fork). */
@@ -32,8 +33,8 @@ export async function logsAcrossFork(chain: Chain, history: UpstreamHistory, cri
   const lastUpstream = to < fork.blockNumber ? to : fork.blockNumber
   const upstream = (await history.cached('eth_getLogs', [{ fromBlock: toQuantity(from), toBlock: toQuantity(lastUpstream), ...wireCriteria(criteria) }])) as unknown[]
   if (to <= fork.blockNumber) return upstream
-  const local = logsOf(chain, { ...criteria, fromBlock: { kind: 'number', number: fork.blockNumber + 1n }, toBlock: { kind: 'number', number: to } })
-  return [...upstream, ...local]
+  const local = matchingLogs(chain, { ...criteria, fromBlock: { kind: 'number', number: fork.blockNumber + 1n }, toBlock: { kind: 'number', number: to } })
+  return [...upstream, ...local.map((log) => logObject(log))]
 }
 
 /** The address and topics of a filter, as the wire writes them. */
