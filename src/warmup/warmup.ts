@@ -70,6 +70,8 @@ export class Warmup {
   #busyMs = 0
   #reason: string | undefined
   #stopping = false
+  /** Ends the current wait for idleness early (at `stop()`). */
+  #wake: (() => void) | undefined
   /** Resolves with the last report once the warm-up has ended and its scratch service is gone. */
   readonly ended: Promise<WarmupReport>
 
@@ -84,6 +86,7 @@ export class Warmup {
   /** Ends the warm-up at its next request; resolves once its scratch service is closed. */
   stop(): Promise<WarmupReport> {
     this.#stopping = true
+    this.#wake?.()
     return this.ended
   }
 
@@ -145,7 +148,10 @@ export class Warmup {
     for (;;) {
       if (this.#stopping) throw new Stopped()
       if (this.options.idle.idleFor(ms)) return
-      await new Promise((resolve) => setTimeout(resolve, ms).unref())
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve
+        setTimeout(resolve, ms).unref()
+      })
     }
   }
 }

@@ -55,6 +55,12 @@ describe('the warm-up of a served chain', () => {
     expect((report as { tests: number }).tests).toBeLessThan(1_000)
   })
 
+  test('behavior: close() before the warm-up has begun ends it without a request sent', async () => {
+    const rc = await startRingchain({ port: 0, warmup: { tests: 10 } })
+    await within(rc.close(), 10_000, 'close()')
+    expect(await rc.warmedUp()).toMatchObject({ state: 'stopped', tests: 0, requests: 0 })
+  })
+
   test('behavior: `warmup: false`, RINGCHAIN_WARMUP=off and =0 turn it off; an option beats the environment; a bad value is refused', async () => {
     expect(await (await start({ warmup: false })).warmedUp()).toEqual({ state: 'off' })
     const saved = process.env.RINGCHAIN_WARMUP
