@@ -38,21 +38,21 @@ function rpcOver(send: (body: string) => Promise<string>): Rpc {
   }
 }
 
-/** A keep-alive HTTP/1.1 connection to `url` (`http://127.0.0.1:PORT/path`). */
+/**
+ * A keep-alive HTTP/1.1 connection to `url` (`http://127.0.0.1:PORT/path`), opened again when the
+ * server has closed it (its keep-alive timeout runs out while the warm-up waits for idleness).
+ */
 export async function httpClient(url: string): Promise<LoopbackClient> {
   const { hostname, port, pathname } = new URL(url)
-  const socket = await new Promise<Socket>((resolve, reject) => {
-    const s = connect({ host: hostname, port: Number(port) }, () => resolve(s)).once('error', reject)
-  })
-  socket.setNoDelay(true)
   const head = `POST ${pathname} HTTP/1.1\r\nhost: ${hostname}:${port}\r\nconnection: keep-alive\r\ncontent-type: application/json\r\naccept: */*\r\naccept-language: *\r\nsec-fetch-mode: cors\r\nuser-agent: node\r\naccept-encoding: gzip, deflate\r\ncontent-length: `
   let waiting: { resolve: (body: string) => void; reject: (error: Error) => void } | undefined
   let received: Buffer = Buffer.alloc(0)
+  let closed = false
   const fail = (error: Error) => {
     waiting?.reject(error)
     waiting = undefined
   }
-  socket.on('data', (chunk: Buffer) => {
+  const onData = (chunk: Buffer) => {
     received = received.length === 0 ? chunk : Buffer.concat([received, chunk])
     const end = received.indexOf('\r\n\r\n')
     if (end < 0 || waiting === undefined) return
@@ -65,15 +65,34 @@ export async function httpClient(url: string): Promise<LoopbackClient> {
     const w = waiting
     waiting = undefined
     w.resolve(body)
-  })
-  socket.on('error', fail)
-  socket.on('close', () => fail(new Error('connection closed')))
-  const send = (body: string) =>
-    new Promise<string>((resolve, reject) => {
+  }
+  const open = async () => {
+    const s = await new Promise<Socket>((resolve, reject) => {
+      const opened = connect({ host: hostname, port: Number(port) }, () => resolve(opened)).once('error', reject)
+    })
+    s.setNoDelay(true)
+    s.on('data', onData)
+    s.on('error', fail)
+    s.on('close', () => fail(new Error('connection closed')))
+    received = Buffer.alloc(0)
+    return s
+  }
+  let socket = await open()
+  const send = async (body: string) => {
+    if (closed) throw new Error('connection closed')
+    if (socket.destroyed || socket.readyState !== 'open') socket = await open()
+    return new Promise<string>((resolve, reject) => {
       waiting = { resolve, reject }
       socket.write(head + Buffer.byteLength(body) + '\r\n\r\n' + body)
     })
-  return { rpc: rpcOver(send), close: () => socket.destroy() }
+  }
+  return {
+    rpc: rpcOver(send),
+    close: () => {
+      closed = true
+      socket.destroy()
+    },
+  }
 }
 
 /** A WebSocket to `url` (`ws://127.0.0.1:PORT/path`). */

@@ -56,6 +56,8 @@ export const DEFAULT_WARMUP_TESTS = 100
 const SERVICES = 2
 /** How long the server must have been idle before the warm-up begins. */
 const START_IDLE_MS = 200
+/** Longest a warm-up request may take. */
+const REQUEST_TIMEOUT_MS = 30_000
 /** How long the server must have been idle before each warm-up request. */
 const STEP_IDLE_MS = 20
 
@@ -72,6 +74,8 @@ export class Warmup {
   #stopping = false
   /** Ends the current wait for idleness early (at `stop()`). */
   #wake: (() => void) | undefined
+  /** Its connections: closed at `stop()`, so that a request under way ends too. */
+  readonly #clients: LoopbackClient[] = []
   /** Resolves with the last report once the warm-up has ended and its scratch service is gone. */
   readonly ended: Promise<WarmupReport>
 
@@ -87,11 +91,12 @@ export class Warmup {
   stop(): Promise<WarmupReport> {
     this.#stopping = true
     this.#wake?.()
+    for (const client of this.#clients) client.close()
     return this.ended
   }
 
   async #run(): Promise<WarmupReport> {
-    const clients: LoopbackClient[] = []
+    const clients = this.#clients
     const services: ScratchService[] = []
     try {
       await this.#idle(START_IDLE_MS)
@@ -134,9 +139,13 @@ export class Warmup {
     return async (method, params) => {
       await this.#idle(STEP_IDLE_MS)
       const started = performance.now()
+      let timer: NodeJS.Timeout | undefined
       try {
-        return await rpc(method, params)
+        // A request of a working chain is answered in milliseconds: one that is not ends the warm-up.
+        const late = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`${method}: no answer within ${REQUEST_TIMEOUT_MS / 1000} s`)), REQUEST_TIMEOUT_MS)))
+        return await Promise.race([rpc(method, params), late])
       } finally {
+        clearTimeout(timer)
         this.#busyMs += performance.now() - started
         this.#requests++
       }

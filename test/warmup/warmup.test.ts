@@ -3,6 +3,7 @@
 // real requests come, `close()` ends it, it can be turned off, and it reports what it did.
 
 import { readFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { createRingchain, startRingchain, type RunningRingchain, type StartOptions } from '../../src/index.js'
 import { IdleWatch } from '../../src/warmup/idleWatch.js'
@@ -133,6 +134,37 @@ describe('its parts', () => {
     expect(warmup.report).toMatchObject({ state: 'waiting', requests: 0 })
     busy = false
     expect(await within(warmup.ended, 60_000, 'the warm-up')).toMatchObject({ state: 'done', tests: 1 })
+  })
+
+  test('behavior: a warm-up kept waiting past the keep-alive timeout of the scratch server connects again and goes on', async () => {
+    const scratch = await start({ warmup: false, server: { keepAliveTimeoutMs: 100 } })
+    let requests = 0
+    let busyUntil = 0
+    // Busy for 400 ms after the 30th warm-up request: the scratch server drops the idle connection meanwhile.
+    const idle = { idleFor: () => performance.now() >= busyUntil } as unknown as IdleWatch
+    const warmup = new Warmup({ idle, tests: 2, scratch: async () => ({ httpUrl: scratch.httpUrl, wsUrl: scratch.wsUrl, close: async () => {} }) })
+    onTestFinished(async () => void (await warmup.stop()))
+    const counting = setInterval(() => {
+      if (requests < 30 && warmup.report.requests >= 30) busyUntil = performance.now() + 400
+      requests = warmup.report.requests
+    }, 1)
+    onTestFinished(() => clearInterval(counting))
+    expect(await within(warmup.ended, 60_000, 'the warm-up')).toMatchObject({ state: 'done', tests: 2 })
+    expect(busyUntil).toBeGreaterThan(0)
+  })
+
+  test('behavior: stop() ends a warm-up whose request is never answered', async () => {
+    const scratch = await start({ warmup: false })
+    // A server that accepts connections and never answers.
+    const silent = createServer(() => {})
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    onTestFinished(() => void silent.close())
+    const httpUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v3/warmup`
+    const idle = { idleFor: () => true } as unknown as IdleWatch
+    const warmup = new Warmup({ idle, tests: 1, scratch: async () => ({ httpUrl, wsUrl: scratch.wsUrl, close: async () => {} }) })
+    await sleep(500)
+    expect(warmup.report).toMatchObject({ state: 'running', requests: 0 })
+    expect(await within(warmup.stop(), 5_000, 'stop()')).toMatchObject({ state: 'stopped', tests: 0 })
   })
 
   test('behavior: a warm-up that meets a wrong answer stops and says why', async () => {
