@@ -60,11 +60,7 @@ export interface Ringchain {
  * const client = createPublicClient({ transport: custom(rc) })
  */
 export async function createRingchain(options: RingchainOptions = {}): Promise<Ringchain> {
-  const provider = providerSimulation(options)
-  const { assembly, withProvider } = await loadAssembly()
-  const chains = new Chains(assembly.chainFactory(options), { isolate: false })
-  const primary = await chains.open(IN_PROCESS_KEY)
-  const dispatch = withProvider(assembly.dispatcherFor(chains, { provider, clientVersion: CLIENT_VERSION }), provider, chains.chainFor)
+  const { assembly, chains, primary, dispatch } = await oneChain(options, IN_PROCESS_KEY, providerSimulation(options))
   const session = inProcessSession(IN_PROCESS_KEY)
   return {
     get chain() {
@@ -278,6 +274,7 @@ function startWarmup(idle: IdleWatch, wanted: { tests?: number }, options: Ringc
   const loaded = import('./warmup/warmup.js').then(({ Warmup }) => (current = new Warmup({ idle, ...wanted, scratch: () => scratchService(options) })))
   const ended = loaded.then((w) => w.ended)
   void ended.then((report) => {
+    idle.retire()
     // A scratch dev chain that fails a plain test is a bug of ours: say so; the server goes on.
     if (report.state === 'failed') (logger ?? stderrWarnings).warn(`ringchain: warm-up failed: ${report.reason}`)
     else logger?.debug?.(`warm-up ${report.state}: ${report.tests} tests, ${report.requests} requests, ${report.busyMs} ms`)
@@ -298,14 +295,11 @@ const stderrWarnings = { warn: (message: string) => void process.stderr.write(`$
  * warm-up's contract) it runs the default hardfork instead.
  */
 async function scratchService(options: RingchainOptions): Promise<ScratchService> {
-  const [{ assembly, withProvider }, { HARDFORKS, normalizeHardfork }] = await Promise.all([loadAssembly(), import('./chain/genesis.js')])
+  const { HARDFORKS, normalizeHardfork } = await import('./chain/genesis.js')
   const hardfork = options.hardfork === undefined ? undefined : normalizeHardfork(options.hardfork)
   const modern = hardfork !== undefined && HARDFORKS.indexOf(hardfork) >= HARDFORKS.indexOf('london')
-  const provider = new ProviderSimulation(undefined)
-  const chains = new Chains(assembly.chainFactory({ ...(modern ? { hardfork } : {}), ...(options.chainId === undefined ? {} : { chainId: options.chainId }) }), { isolate: false })
+  const { chains, dispatch } = await oneChain({ ...(modern ? { hardfork } : {}), ...(options.chainId === undefined ? {} : { chainId: options.chainId }) }, WARMUP_KEY, new ProviderSimulation(undefined))
   try {
-    await chains.open(WARMUP_KEY)
-    const dispatch = withProvider(assembly.dispatcherFor(chains, { provider, clientVersion: CLIENT_VERSION }), provider, chains.chainFor)
     const server = await startServer(dispatch, { port: 0, host: '127.0.0.1', inspector: false, rootKey: WARMUP_KEY, logger: { warn: () => {}, error: () => {} } })
     return { ...server.urls(WARMUP_KEY), close: async () => void (await Promise.all([server.close(), chains.close()])) }
   } catch (e) {
@@ -315,6 +309,15 @@ async function scratchService(options: RingchainOptions): Promise<ScratchService
 }
 
 const WARMUP_KEY = 'warmup'
+
+/** One chain of `options` (not isolated), opened as `key`'s, behind the method registry and `provider`. */
+async function oneChain(options: RingchainOptions, key: string, provider: ProviderSimulation) {
+  const { assembly, withProvider } = await loadAssembly()
+  const chains = new Chains(assembly.chainFactory(options), { isolate: false })
+  const primary = await chains.open(key)
+  const dispatch = withProvider(assembly.dispatcherFor(chains, { provider, clientVersion: CLIENT_VERSION }), provider, chains.chainFor)
+  return { assembly, chains, primary, dispatch }
+}
 
 /**
  * The id and accounts of the chain the options make, when the options alone fix them: a dev chain

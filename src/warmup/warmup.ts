@@ -51,7 +51,7 @@ export interface WarmupOptions {
 }
 
 /** Tests run by default: past them, a test's CPU no longer drops much (bench/warmup.mjs). */
-export const DEFAULT_WARMUP_TESTS = 100
+const DEFAULT_WARMUP_TESTS = 100
 /** Scratch services the tests take turns on (see above). */
 const SERVICES = 2
 /** How long the server must have been idle before the warm-up begins. */
