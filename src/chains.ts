@@ -103,7 +103,11 @@ export class Chains {
         slot.lastUsed = Date.now()
       })
     }
-    return slot.current ?? slot.chain
+    const chain = slot.current
+    if (chain === undefined) return slot.chain
+    // A send answered before its block was mined: the block comes first.
+    const settling = chain.settled()
+    return settling === undefined ? chain : settling.then(() => chain)
   }
 
   /** Replaces the chain of `apiKey` with a fresh one from the same options (`ringchain_reset`), or as `target` says. */

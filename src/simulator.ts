@@ -395,7 +395,7 @@ function methodsOf(body: string): string {
 const IN_PROCESS_KEY = 'in-process'
 
 function inProcessSession(apiKey: string): RpcSession {
-  return { transport: 'http', apiKey, send: () => {}, onClose: () => {}, closed: false }
+  return { transport: 'in-process', apiKey, send: () => {}, onClose: () => {}, closed: false }
 }
 
 let nextId = 1

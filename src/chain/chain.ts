@@ -56,6 +56,16 @@ export type { CallParams, CallResult } from './execution/params.js'
 export type { ReorgOutcome, ReorgSpec, ReorgTransaction } from './reorg/reorg.js'
 export type { ReorgSchedule } from './reorg/schedule.js'
 
+/** How a send is mined in automine mode. */
+export interface AddOptions {
+  /**
+   * `now` (default): the send resolves once its block is mined. `next-turn`: it resolves once the
+   * transaction is pooled, and the block is mined on the event loop's next turn, or sooner when
+   * `settled()` is asked; a served send is answered while it is mined.
+   */
+  readonly automine?: 'now' | 'next-turn'
+}
+
 export class Chain {
   readonly common: Common
   readonly accounts: readonly DevAccount[]
@@ -88,6 +98,10 @@ export class Chain {
   #reorgs = 0
   #schedule: ScheduledReorgs | undefined
   readonly #logError: (message: string) => void
+  /** The automine a send put off to the next turn (see `#automineNextTurn`), until it has run. */
+  #dueAutomine: Promise<void> | undefined
+  /** Starts that automine now rather than on the next turn. */
+  #startDueAutomine: (() => void) | undefined
 
   private constructor(init: {
     common: Common
@@ -271,22 +285,60 @@ export class Chain {
   // --- the pool (transactions.ts) -----------------------------------------------------------
 
   /**
-   * Decodes, validates and pools a signed raw transaction; mines it at once in automine mode.
+   * Decodes, validates and pools a signed raw transaction; mines it in automine mode, at once or,
+   * with `automine: 'next-turn'`, just after (see `AddOptions`).
    * `signer`: the public key that signed `raw`, when the node signed it itself (see `decode`).
    */
-  async sendRawTransaction(raw: Uint8Array, signer?: Uint8Array): Promise<Uint8Array> {
-    return this.addTransaction(this.#transactions.decode(raw, signer))
+  async sendRawTransaction(raw: Uint8Array, signer?: Uint8Array, options?: AddOptions): Promise<Uint8Array> {
+    return this.addTransaction(this.#transactions.decode(raw, signer), undefined, options)
   }
 
-  /** Pools a decoded transaction (signed, or with an impersonated sender). */
-  async addTransaction(tx: TypedTransaction, sender?: Address): Promise<Uint8Array> {
+  /** Pools a decoded transaction (signed, or with an impersonated sender); mines it as `sendRawTransaction` does. */
+  async addTransaction(tx: TypedTransaction, sender?: Address, options?: AddOptions): Promise<Uint8Array> {
     return this.#exclusive(async () => {
       const entry = this.fork === undefined ? this.#transactions.admit(tx, sender) : await readLoaded(() => this.#transactions.admit(tx, sender))
       this.#miner.dropPending()
       this.#listeners.emit('pending', entry)
-      await this.#automine()
+      if (options?.automine === 'next-turn' && this.#miner.mode.mode === 'auto') this.#automineNextTurn()
+      else await this.#automine()
       return entry.hash
     })
+  }
+
+  /**
+   * Resolves once every automine a send put off to the next turn has run (at once, if one has yet
+   * to start); undefined when none is due. Whatever reads the chain for a client waits for it
+   * first (`Chains.chainFor`), so no answer shows a sent transaction still pending.
+   */
+  settled(): Promise<void> | undefined {
+    this.#startDueAutomine?.()
+    return this.#dueAutomine
+  }
+
+  /**
+   * Queues an automine that starts on the event loop's next turn (or when `settled()` asks for it
+   * sooner): the caller answers the send first, and a client in another process prepares its next
+   * request while the block is mined. A failure leaves the transactions pending, as mining does.
+   */
+  #automineNextTurn(): void {
+    const turn = new Promise<void>((resolve) => {
+      const immediate = setImmediate(resolve)
+      this.#startDueAutomine = () => {
+        clearImmediate(immediate)
+        resolve()
+      }
+    })
+    const due: Promise<void> = this.#exclusive(async () => {
+      await turn
+      await this.#automine()
+    })
+      .catch((e: unknown) => this.#logError(`automine failed: ${(e as Error).message}`))
+      .finally(() => {
+        if (this.#dueAutomine !== due) return
+        this.#dueAutomine = undefined
+        this.#startDueAutomine = undefined
+      })
+    this.#dueAutomine = due
   }
 
   /** Removes a pending transaction; true if it was pending. */

@@ -16,7 +16,8 @@ import { decodeParams, type DecodedParams, type Param } from './params/decode.js
  * satisfies it structurally; rpc does not import the server.
  */
 export interface RpcSession {
-  readonly transport: 'http' | 'ws'
+  /** How the request came: over the wire, or a call in this process (`createRingchain`, `request()`). */
+  readonly transport: 'http' | 'ws' | 'in-process'
   /** Already authenticated. Never log it. */
   readonly apiKey: string
   /** Pushes a message to the client (subscriptions; a no-op on http). */

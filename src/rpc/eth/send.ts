@@ -9,10 +9,10 @@
 import { TransactionType, createTx, type TypedTransaction, type TypedTxData } from '@ethereumjs/tx'
 import { Address, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util'
 import { signerKeyOf } from '../../chain/accounts.js'
-import type { Chain } from '../../chain/chain.js'
+import type { AddOptions, Chain } from '../../chain/chain.js'
 import { isImpersonated } from '../anvil/impersonation.js'
 import type { ChainFor } from '../context.js'
-import { defineMethod, type Registry } from '../dispatcher.js'
+import { defineMethod, type Registry, type RpcContext } from '../dispatcher.js'
 import { InvalidParamsError, ServerError } from '../errors.js'
 import { toData } from '../hex.js'
 import { PENDING } from '../params/block.js'
@@ -22,7 +22,7 @@ import { data } from '../params/values.js'
 /** The submission methods over `chainFor`. */
 export function sendMethods(chainFor: ChainFor) {
   return {
-    eth_sendRawTransaction: defineMethod([data], async ([raw], ctx) => toData(await (await chainFor(ctx)).sendRawTransaction(raw))),
+    eth_sendRawTransaction: defineMethod([data], async ([raw], ctx) => toData(await (await chainFor(ctx)).sendRawTransaction(raw, undefined, minedAs(ctx)))),
 
     eth_sendTransaction: defineMethod([transactionRequest], async ([req], ctx) => {
       const chain = await chainFor(ctx)
@@ -34,10 +34,10 @@ export function sendMethods(chainFor: ChainFor) {
       const gas = req.gas ?? (await chain.estimateGas({ ...callParams(req), from }, PENDING))
       const tx = buildTransaction(chain, req, from, gas)
       // Signed here: its signer's key is known, not recovered.
-      if (key !== undefined) return toData(await chain.sendRawTransaction(tx.sign(key.privateKey).serialize(), signerKeyOf(key)))
+      if (key !== undefined) return toData(await chain.sendRawTransaction(tx.sign(key.privateKey).serialize(), signerKeyOf(key), minedAs(ctx)))
       // Impersonated: a fake signature and the claimed sender, as anvil and Hardhat do.
       const fake = fakeSigned(tx, from)
-      return toData(await chain.addTransaction(fake, new Address(from)))
+      return toData(await chain.addTransaction(fake, new Address(from), minedAs(ctx)))
     }),
 
     // The raw signed transaction, not sent (anvil's answer; geth's `{raw, tx}` is not what viem and ethers read).
@@ -54,6 +54,19 @@ export function sendMethods(chainFor: ChainFor) {
     }),
   } satisfies Registry
 }
+
+/**
+ * How a send is mined in automine mode: a client over the wire gets its hash first and prepares
+ * its next request while the block is mined, as anvil's clients do (its miner runs beside the
+ * answer); its next request waits for the block (`Chains.chainFor`). In process there is no one
+ * to run beside: the block is mined before the answer, as Hardhat mines it.
+ */
+export function minedAs(ctx: RpcContext): AddOptions {
+  return ctx.session.transport === 'in-process' ? MINE_NOW : MINE_NEXT_TURN
+}
+
+const MINE_NOW: AddOptions = { automine: 'now' }
+const MINE_NEXT_TURN: AddOptions = { automine: 'next-turn' }
 
 /** A transaction from an eth_sendTransaction request, with the node's defaults filled in. */
 export function buildTransaction(chain: Chain, req: TransactionRequest, from: Uint8Array, gas: bigint): TypedTransaction {

@@ -13,7 +13,7 @@ import { InvalidParamsError } from '../errors.js'
 import { toData } from '../hex.js'
 import { PENDING } from '../params/block.js'
 import { callParams, transactionRequest } from '../params/transaction.js'
-import { buildTransaction, fakeSigned } from './send.js'
+import { buildTransaction, fakeSigned, minedAs } from './send.js'
 
 /** The unsigned-submission method over `chainFor`. */
 export function unsignedSendMethods(chainFor: ChainFor) {
@@ -23,7 +23,7 @@ export function unsignedSendMethods(chainFor: ChainFor) {
       const from = req.from
       if (from === undefined) throw new InvalidParamsError('invalid argument 0: missing "from"')
       const gas = req.gas ?? (await chain.estimateGas({ ...callParams(req), from }, PENDING))
-      return toData(await chain.addTransaction(fakeSigned(buildTransaction(chain, req, from, gas), from), new Address(from)))
+      return toData(await chain.addTransaction(fakeSigned(buildTransaction(chain, req, from, gas), from), new Address(from), minedAs(ctx)))
     }),
   } satisfies Registry
 }
