@@ -27,33 +27,37 @@ export class Exercise {
     const id = await rpc('evm_snapshot')
     try {
       await rpc('eth_chainId')
-      const deployed = await this.#sendAndWait(rpc, 'deploy', { from: this.from, data: STORE_BYTECODE })
+      const deployed = await this.#sendAndWait(rpc, 'deploy', STORE_BYTECODE)
       const address = deployed.contractAddress
       if (address === null) throw new Error('the deployment has no contract address')
-      for (const value of [1, 2, 3]) await this.#sendAndWait(rpc, `store ${value}`, { from: this.from, to: address, data: STORE_SELECTORS.store + word(value.toString(16)) })
-      await rpc('eth_call', [{ to: address, data: STORE_SELECTORS.value }, 'latest'])
-      await rpc('eth_call', [{ to: address, data: STORE_SELECTORS.balances + word(this.from.slice(2)) }, 'latest'])
-      await rpc('eth_call', [{ from: this.from, to: address, data: STORE_SELECTORS.get }, 'latest'])
+      for (const value of [1, 2, 3]) await this.#sendAndWait(rpc, `store ${value}`, STORE_SELECTORS.store + word(value.toString(16)), address)
+      // Views as viem's readContract and call send them (keys in its order), then as ethers' call.
+      await rpc('eth_call', [{ data: STORE_SELECTORS.value, to: address }, 'latest'])
+      await rpc('eth_call', [{ data: STORE_SELECTORS.balances + word(this.from.slice(2)), to: address }, 'latest'])
+      await rpc('eth_call', [{ data: STORE_SELECTORS.get, from: this.from, to: address }, 'latest'])
+      await rpc('eth_call', [{ from: this.from, to: address, data: STORE_SELECTORS.get }, 'latest'], 'ethers')
       await rpc('eth_getBalance', [this.from, 'latest'])
-      await reverts(rpc('eth_call', [{ from: this.from, to: address, data: STORE_SELECTORS.fail }, 'latest']))
-      await reverts(rpc('eth_estimateGas', [{ from: this.from, to: address, data: STORE_SELECTORS.fail }]))
+      await reverts(rpc('eth_call', [{ data: STORE_SELECTORS.fail, from: this.from, to: address }, 'latest']))
+      await reverts(rpc('eth_estimateGas', [{ data: STORE_SELECTORS.fail, from: this.from, to: address }]))
       await rpc('eth_getLogs', [{ address, topics: [STORED_TOPIC], fromBlock: deployed.blockNumber, toBlock: 'latest' }])
     } finally {
       await rpc('evm_revert', [id])
     }
   }
 
-  async #sendAndWait(rpc: Rpc, step: string, request: Record<string, string>): Promise<Receipt> {
-    // viem's one question, then ethers' six.
-    await rpc('eth_fillTransaction', [request])
-    await rpc('eth_getTransactionCount', [this.from, 'pending'])
-    await rpc('eth_estimateGas', [request])
-    await rpc('eth_getBlockByNumber', ['latest', false])
-    await rpc('eth_gasPrice')
-    await rpc('eth_maxPriorityFeePerGas')
-    await rpc('eth_blockNumber')
+  /** A transaction of `data` (to `to`, or a deployment), prepared as viem and as ethers do, sent and awaited. */
+  async #sendAndWait(rpc: Rpc, step: string, data: string, to?: string): Promise<Receipt> {
+    const from = this.from
+    // viem's one question, then ethers' six; each with its client's keys in its client's order.
+    await rpc('eth_fillTransaction', [to === undefined ? { data, from } : { data, from, to }])
+    const nonce = await rpc('eth_getTransactionCount', [from, 'pending'], 'ethers')
+    await rpc('eth_estimateGas', [to === undefined ? { nonce, from, data } : { nonce, from, to, data }], 'ethers')
+    await rpc('eth_getBlockByNumber', ['latest', false], 'ethers')
+    await rpc('eth_gasPrice', [], 'ethers')
+    await rpc('eth_maxPriorityFeePerGas', [], 'ethers')
+    await rpc('eth_blockNumber', [], 'ethers')
     let raw = this.#signed.get(step)
-    if (raw === undefined) this.#signed.set(step, (raw = (await rpc('eth_signTransaction', [request])) as string))
+    if (raw === undefined) this.#signed.set(step, (raw = (await rpc('eth_signTransaction', [to === undefined ? { from, data } : { from, to, data }])) as string))
     let hash: unknown
     try {
       hash = await rpc('eth_sendRawTransaction', [raw])

@@ -7,8 +7,15 @@
 import { connect, type Socket } from 'node:net'
 import WebSocket from 'ws'
 
-/** Sends one JSON-RPC request and resolves with its result; a JSON-RPC error rejects. */
-export type Rpc = (method: string, params?: readonly unknown[]) => Promise<unknown>
+/**
+ * Sends one JSON-RPC request and resolves with its result; a JSON-RPC error rejects. `as`: the
+ * client whose envelope it imitates (its keys' order, which gives the server's parsed object its
+ * shape): viem's `jsonrpc, id, method, params` (default) or ethers' `method, params, id, jsonrpc`.
+ */
+export type Rpc = (method: string, params?: readonly unknown[], as?: ClientStyle) => Promise<unknown>
+
+/** Whose requests a warm-up request looks like. */
+export type ClientStyle = 'viem' | 'ethers'
 
 /** The JSON-RPC error an answer carried. */
 export class LoopbackRpcError extends Error {
@@ -31,8 +38,10 @@ let nextId = 1
 
 /** `send` (a raw body in, a raw body out) as a JSON-RPC caller. */
 function rpcOver(send: (body: string) => Promise<string>): Rpc {
-  return async (method, params = []) => {
-    const answer = JSON.parse(await send(JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }))) as { result?: unknown; error?: { code: number; message: string } }
+  return async (method, params = [], as = 'viem') => {
+    const id = nextId++
+    const request = as === 'viem' ? { jsonrpc: '2.0', id, method, params } : { method, params, id, jsonrpc: '2.0' }
+    const answer = JSON.parse(await send(JSON.stringify(request))) as { result?: unknown; error?: { code: number; message: string } }
     if (answer.error !== undefined) throw new LoopbackRpcError(method, answer.error.code, answer.error.message)
     return answer.result
   }

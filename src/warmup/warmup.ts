@@ -19,6 +19,7 @@
 import { Exercise } from './exercise.js'
 import type { IdleWatch } from './idleWatch.js'
 import { httpClient, wsClient, type LoopbackClient, type Rpc } from './loopback.js'
+import { lowerTierUpBudget } from './tierUp.js'
 
 /** What the warm-up has done (`ringchain_warmup`, `RunningRingchain.warmedUp`). */
 export interface WarmupReport {
@@ -98,9 +99,11 @@ export class Warmup {
   async #run(): Promise<WarmupReport> {
     const clients = this.#clients
     const services: ScratchService[] = []
+    let restoreTierUp = (): boolean => true
     try {
       await this.#idle(START_IDLE_MS)
       this.#state = 'running'
+      restoreTierUp = lowerTierUpBudget()
       /** Per service, its HTTP and WebSocket callers and its test. */
       const turns: { rpcs: Rpc[]; exercise: Exercise }[] = []
       for (let i = 0; i < SERVICES; i++) {
@@ -128,6 +131,7 @@ export class Warmup {
         this.#reason = (e as Error).message
       }
     } finally {
+      restoreTierUp()
       for (const client of clients) client.close()
       await Promise.all(services.map((s) => s.close()))
     }
@@ -136,14 +140,14 @@ export class Warmup {
 
   /** `rpc`, each request sent only once the real server is idle, and counted. */
   #paced(rpc: Rpc): Rpc {
-    return async (method, params) => {
+    return async (method, params, as) => {
       await this.#idle(STEP_IDLE_MS)
       const started = performance.now()
       let timer: NodeJS.Timeout | undefined
       try {
         // A request of a working chain is answered in milliseconds: one that is not ends the warm-up.
         const late = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`${method}: no answer within ${REQUEST_TIMEOUT_MS / 1000} s`)), REQUEST_TIMEOUT_MS)))
-        return await Promise.race([rpc(method, params), late])
+        return await Promise.race([rpc(method, params, as), late])
       } finally {
         clearTimeout(timer)
         this.#busyMs += performance.now() - started

@@ -3,6 +3,7 @@
 // real requests come, `close()` ends it, it can be turned off, and it reports what it did.
 
 import { readFileSync } from 'node:fs'
+import { cachedDataVersionTag } from 'node:v8'
 import { createServer, type AddressInfo } from 'node:net'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { createRingchain, startRingchain, type RunningRingchain, type StartOptions } from '../../src/index.js'
@@ -31,6 +32,18 @@ describe('the warm-up of a served chain', () => {
     expect((await rpc(rc.httpUrl, 'eth_blockNumber')).result).toBe('0x0')
     expect((await rpc(rc.httpUrl, 'eth_getTransactionCount', [rc.accounts[0]!.address, 'latest'])).result).toBe('0x0')
     expect((await rpc(rc.httpUrl, 'eth_getLogs', [{ fromBlock: 'earliest', toBlock: 'latest' }])).result).toEqual([])
+  })
+
+  test("behavior: V8's flags are as they were once it has ended, run to the end or stopped half-way (the code cache is stamped with them)", async () => {
+    const stamp = cachedDataVersionTag()
+    const done = await start({ warmup: { tests: 2 } })
+    expect(await within(done.warmedUp(), 60_000, 'the warm-up')).toMatchObject({ state: 'done' })
+    expect(cachedDataVersionTag()).toBe(stamp)
+    const stopped = await startRingchain({ port: 0, warmup: { tests: 1_000 } })
+    for (let i = 0; i < 100 && ((await rpc(stopped.httpUrl, 'ringchain_warmup')).result as { requests: number }).requests < 20; i++) await sleep(300)
+    await within(stopped.close(), 10_000, 'close()')
+    expect((await stopped.warmedUp()).state).toBe('stopped')
+    expect(cachedDataVersionTag()).toBe(stamp)
   })
 
   test('behavior: it completes whatever the served chain runs: an old hardfork (its contract and 1559 sends need London: the default fork then) and another chain id', async () => {
