@@ -141,7 +141,7 @@ export function freePort() {
   })
 }
 
-const SERVE_ARGS = ['serve', '--port', '0', '--json', '--log-level', 'warn']
+export const SERVE_ARGS = ['serve', '--port', '0', '--json', '--log-level', 'warn']
 
 /**
  * ringchain's serve command as users run it (npx, node_modules/.bin): the bin executed as a
@@ -154,7 +154,7 @@ export const ringchainCommand = binCommand(cli, SERVE_ARGS)
 /** The same server started by Node itself, for runs that need Node flags (bench/run.mjs's memory probe). */
 export const ringchainNodeCommand = { command: process.execPath, args: [cli, ...SERVE_ARGS] }
 
-function binCommand(file, args) {
+export function binCommand(file, args) {
   if (process.platform === 'win32' || !existsSync(file)) return { command: process.execPath, args: [file, ...args] }
   try {
     accessSync(file, constants.X_OK)

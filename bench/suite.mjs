@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { FLOWS, HARDFORK, MNEMONIC } from './suite-flows.mjs'
 import { readyLine, stopProcess, waitForRpc, warmupEnded } from './processes.mjs'
-import { freePort, installedFile, ringchainCommand } from './startup.mjs'
+import { SERVE_ARGS, binCommand, freePort, installedFile, ringchainCommand } from './startup.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 
@@ -31,6 +31,15 @@ const TARGETS = [
   { name: 'ringchain WS', kind: 'ws', server: 'ringchain' },
   { name: 'anvil WS', kind: 'ws', server: 'anvil' },
 ]
+/**
+ * RINGCHAIN_BENCH_CLI_B=<another build's cli/main.js>: that build served too, over HTTP and
+ * WebSocket, taking its turns in the same rounds (an A/B beside anvil; its rows follow the table).
+ */
+const CLI_B = process.env.RINGCHAIN_BENCH_CLI_B
+if (CLI_B !== undefined) TARGETS.push({ name: 'B HTTP', kind: 'http', server: 'ringchain', cli: CLI_B }, { name: 'B WS', kind: 'ws', server: 'ringchain', cli: CLI_B })
+/** RINGCHAIN_BENCH_SUITE_TARGETS=<name>,…: only those targets (by column name) run. */
+const ONLY_TARGETS = process.env.RINGCHAIN_BENCH_SUITE_TARGETS?.split(',')
+if (ONLY_TARGETS !== undefined) TARGETS.splice(0, TARGETS.length, ...TARGETS.filter((t) => ONLY_TARGETS.includes(t.name)))
 /** The single-method rows, in order; `send and wait` also reports the send alone. */
 const ROWS = ['eth_call', 'eth_estimateGas transfer', 'eth_estimateGas call', 'eth_estimateGas deployment', 'eth_fillTransaction', 'send and wait', 'eth_getLogs window']
 
@@ -46,8 +55,9 @@ const METHOD_PAIRS = PAIRS.slice(0, 2)
 // --- servers ---------------------------------------------------------------------------------------
 
 /** `ringchain serve` with the suite's chain settings; resolves once its ready line is printed. */
-export async function startRingchain() {
-  const child = spawn(ringchainCommand.command, [...ringchainCommand.args, '--hardfork', HARDFORK], { stdio: ['ignore', 'pipe', 'inherit'] })
+export async function startRingchain(cli) {
+  const command = cli === undefined ? ringchainCommand : binCommand(cli, SERVE_ARGS)
+  const child = spawn(command.command, [...command.args, '--hardfork', HARDFORK], { stdio: ['ignore', 'pipe', 'inherit'] })
   const { httpUrl, wsUrl } = await readyLine(child, 'ringchain serve')
   return { child, httpUrl, wsUrl }
 }
@@ -150,7 +160,7 @@ export async function suiteSection({ quick, anvilBinary, anvilReason, log }) {
         }
         if (target.server === 'anvil' && anvilBinary === undefined) throw new Error(anvilReason)
         if (target.server !== undefined) {
-          const server = target.server === 'ringchain' ? await startRingchain() : await startAnvil(anvilBinary, mkdtempSync(join(scratch, 'anvil-')))
+          const server = target.server === 'ringchain' ? await startRingchain(target.cli) : await startAnvil(anvilBinary, mkdtempSync(join(scratch, 'anvil-')))
           servers.push({ ...server, target })
           serverPids.set(target.name, server.child.pid)
           spec.url = target.kind === 'http' ? server.httpUrl : server.wsUrl
@@ -278,6 +288,15 @@ export function suiteTables(suite) {
     lines.push(`| ${label} | ${cells.join(' | ')} |`)
   }
   lines.push('', 'Ratio: ringchain / peer; target ≤ 1 (in process against Hardhat in process, HTTP and WebSocket against anvil).', '')
+  if (Object.values(suite.flows).some((by) => by['B HTTP'] !== undefined || by['B WS'] !== undefined)) {
+    lines.push(`**Build B** (\`RINGCHAIN_BENCH_CLI_B\`), same rounds: per test median ms, ÷ anvil and ÷ ringchain (A)`, '')
+    for (const [flow, { label }] of Object.entries(FLOWS)) {
+      const by = suite.flows[flow] ?? {}
+      const cells = [['B HTTP', 'anvil HTTP', 'ringchain HTTP'], ['B WS', 'anvil WS', 'ringchain WS']].map(([b, peer, a]) => `${b} ${fmt(by[b]?.median)}: ${ratio(by[b]?.median, by[peer]?.median)} of anvil, ${ratio(by[b]?.median, by[a]?.median)} of A`)
+      lines.push(`- ${label.split(':')[0]}: ${cells.join('; ')}`)
+    }
+    lines.push('')
+  }
   const warmups = Object.entries(suite.warmups ?? {})
   if (warmups.length > 0) {
     const said = warmups.map(([name, w]) => (w.state === 'done' ? `${name}: ${w.tests} tests, ${w.requests} requests, ${w.busyMs} ms answering them, the server's CPU from spawn to then ${w.serverCpuMs} ms` : `${name}: ${w.state}`))
