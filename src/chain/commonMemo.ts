@@ -27,32 +27,43 @@ const chainIds = new WeakMap<object, bigint>()
 
 const { consensusType, chainId, gteHardfork } = Common.prototype
 
-/** Installs the three methods on `common` (once). */
+/**
+ * Installs the three methods on `common` (once). The same three functions on every chain's
+ * `Common`: a closure per chain would be a new call target and a new field value each time, and
+ * V8's code optimised on one chain's would be thrown away at the next chain's first use (`--trace-deopt`:
+ * "wrong call target", "wrong map" on the served chain's first requests after the warm-up's).
+ */
 export function memoizeCommonQueries(common: Common): void {
   if (Object.hasOwn(common, 'consensusType')) return
-  common.consensusType = function memoConsensusType(this: Common): string {
-    const forks = (this as unknown as CommonInternals).HARDFORK_CHANGES
-    let byFork = consensusByForks.get(forks)
-    if (byFork === undefined) consensusByForks.set(forks, (byFork = new Map()))
-    const hardfork = this.hardfork()
-    let type = byFork.get(hardfork)
-    if (type === undefined) byFork.set(hardfork, (type = consensusType.call(this)))
-    return type
-  }
-  common.gteHardfork = function memoGteHardfork(this: Common, hardfork: string): boolean {
-    const internals = this as unknown as CommonInternals
-    let byFork = gteByParams.get(internals._chainParams)
-    if (byFork === undefined) gteByParams.set(internals._chainParams, (byFork = new Map()))
-    let answers = byFork.get(internals._hardfork)
-    if (answers === undefined) byFork.set(internals._hardfork, (answers = new Map()))
-    let gte = answers.get(hardfork)
-    if (gte === undefined) answers.set(hardfork, (gte = gteHardfork.call(this, hardfork)))
-    return gte
-  }
-  common.chainId = function memoChainId(this: Common): bigint {
-    const params = (this as unknown as CommonInternals)._chainParams
-    let id = chainIds.get(params)
-    if (id === undefined) chainIds.set(params, (id = chainId.call(this)))
-    return id
-  }
+  common.consensusType = memoConsensusType
+  common.gteHardfork = memoGteHardfork
+  common.chainId = memoChainId
+}
+
+function memoConsensusType(this: Common): string {
+  const forks = (this as unknown as CommonInternals).HARDFORK_CHANGES
+  let byFork = consensusByForks.get(forks)
+  if (byFork === undefined) consensusByForks.set(forks, (byFork = new Map()))
+  const hardfork = this.hardfork()
+  let type = byFork.get(hardfork)
+  if (type === undefined) byFork.set(hardfork, (type = consensusType.call(this)))
+  return type
+}
+
+function memoGteHardfork(this: Common, hardfork: string): boolean {
+  const internals = this as unknown as CommonInternals
+  let byFork = gteByParams.get(internals._chainParams)
+  if (byFork === undefined) gteByParams.set(internals._chainParams, (byFork = new Map()))
+  let answers = byFork.get(internals._hardfork)
+  if (answers === undefined) byFork.set(internals._hardfork, (answers = new Map()))
+  let gte = answers.get(hardfork)
+  if (gte === undefined) answers.set(hardfork, (gte = gteHardfork.call(this, hardfork)))
+  return gte
+}
+
+function memoChainId(this: Common): bigint {
+  const params = (this as unknown as CommonInternals)._chainParams
+  let id = chainIds.get(params)
+  if (id === undefined) chainIds.set(params, (id = chainId.call(this)))
+  return id
 }
