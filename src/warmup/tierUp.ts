@@ -9,7 +9,8 @@
  * The budget is put back when the warm-up ends: the launcher's code cache (src/cli/launcher.ts) is
  * stamped with V8's flags (`v8.cachedDataVersionTag()`), and a cache written under other flags is
  * rejected at the next start. So this acts only where the default is known (the V8 of Node 20) and
- * the command line did not set one, and checks the stamp is back as it was.
+ * the command line did not set one, and checks the stamp is back as it was. Warm-ups side by side
+ * in one process (several servers) share the lowered budget: the last to end puts it back.
  */
 import { cachedDataVersionTag, setFlagsFromString } from 'node:v8'
 
@@ -18,21 +19,29 @@ const DEFAULT_BUDGETS: Readonly<Record<string, number>> = { '11.3': 67_584 }
 /** The budget while the warm-up runs, as a fraction of the default. */
 const WARMUP_FRACTION = 4
 
+/** Warm-ups under way in this process (servers started side by side): the first lowers, the last restores. */
+let holders = 0
+/** V8's flags stamp before the first of them lowered the budget. */
+let stamp = 0
+
 /**
  * Lowers V8's tier-up budget; returns the function that puts it back (true if V8's flags are then
- * as they were). Does nothing (and the function returns true) where the default is not known.
+ * as they were) once no other warm-up of this process still holds it low. Does nothing (and the
+ * function returns true) where the default is not known.
  */
 export function lowerTierUpBudget(v8Version = process.versions.v8, commandLine: readonly string[] = [...process.execArgv, process.env.NODE_OPTIONS ?? '']): () => boolean {
   const budget = DEFAULT_BUDGETS[v8Version.split('.').slice(0, 2).join('.')]
   if (budget === undefined || commandLine.some((arg) => arg.includes('interrupt-budget'))) return () => true
-  const stamp = cachedDataVersionTag()
-  setFlagsFromString(`--interrupt-budget=${Math.floor(budget / WARMUP_FRACTION)}`)
-  let restored: boolean | undefined
+  if (holders++ === 0) {
+    stamp = cachedDataVersionTag()
+    setFlagsFromString(`--interrupt-budget=${Math.floor(budget / WARMUP_FRACTION)}`)
+  }
+  let released = false
   return () => {
-    if (restored === undefined) {
-      setFlagsFromString(`--interrupt-budget=${budget}`)
-      restored = cachedDataVersionTag() === stamp
+    if (!released) {
+      released = true
+      if (--holders === 0) setFlagsFromString(`--interrupt-budget=${budget}`)
     }
-    return restored
+    return holders > 0 || cachedDataVersionTag() === stamp
   }
 }

@@ -34,3 +34,17 @@ test('behavior: a budget set on the command line (or NODE_OPTIONS) is left as it
   expect(cachedDataVersionTag()).toBe(before)
   expect(fromEnvironment()).toBe(true)
 })
+
+test.runIf(process.versions.v8.startsWith('11.3.'))('behavior: two warm-ups side by side: the budget stays low until the last has ended, then the flags are as before', () => {
+  const before = cachedDataVersionTag()
+  const first = lowerTierUpBudget(process.versions.v8, [])
+  const lowered = cachedDataVersionTag()
+  const second = lowerTierUpBudget(process.versions.v8, [])
+  expect(lowered).not.toBe(before)
+  expect(first()).toBe(true)
+  expect(cachedDataVersionTag()).toBe(lowered)
+  expect(first()).toBe(true)
+  expect(cachedDataVersionTag()).toBe(lowered)
+  expect(second()).toBe(true)
+  expect(cachedDataVersionTag()).toBe(before)
+})
