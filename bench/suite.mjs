@@ -16,8 +16,8 @@ import { SERVE_ARGS, binCommand, freePort, installedFile, ringchainCommand } fro
 const here = dirname(fileURLToPath(import.meta.url))
 
 const CONFIG = {
-  quick: { warmup: 1, rounds: 4, methodCalls: 30, methodRounds: 1, sendCalls: 10, windowWrites: 32 },
-  full: { warmup: 3, rounds: 15, methodCalls: 100, methodRounds: 2, sendCalls: 40, windowWrites: 128 },
+  quick: { warmup: 1, rounds: 4, rowRounds: 1, rowLength: 4, methodCalls: 30, methodRounds: 1, sendCalls: 10, windowWrites: 32 },
+  full: { warmup: 3, rounds: 15, rowRounds: 3, rowLength: 6, methodCalls: 100, methodRounds: 2, sendCalls: 40, windowWrites: 128 },
 }
 /** A worker that has not answered within this long is stopped and its target reported as failed. */
 const REPLY_TIMEOUT_MS = 60_000
@@ -172,16 +172,21 @@ export async function suiteSection({ quick, anvilBinary, anvilReason, log }) {
         notMeasured(target, e.message)
       }
     }
-    /** Asks every live worker of `among` in turn (the order rotated by `turn`); a failing target is dropped. */
-    const inTurn = async (turn, message, use, among = TARGETS.map((t) => t.name)) => {
+    /**
+     * Asks every live worker of `among` in turn (the order rotated by `turn`), `times` times each
+     * before the next (`use` gets the index); a failing target is dropped.
+     */
+    const inTurn = async (turn, message, use, among = TARGETS.map((t) => t.name), times = 1) => {
       const names = [...workers.keys()].filter((name) => among.includes(name))
       for (let i = 0; i < names.length; i++) {
         const name = names[(i + turn) % names.length]
         try {
-          const pid = serverPids.get(name)
-          const cpu0 = pid === undefined ? 0 : cpuSeconds(pid)
-          const result = await workers.get(name).ask(message)
-          use(name, { ...result, serverCpuMs: pid === undefined ? 0 : 1000 * (cpuSeconds(pid) - cpu0) })
+          for (let k = 0; k < times; k++) {
+            const pid = serverPids.get(name)
+            const cpu0 = pid === undefined ? 0 : cpuSeconds(pid)
+            const result = await workers.get(name).ask(message)
+            use(name, { ...result, serverCpuMs: pid === undefined ? 0 : 1000 * (cpuSeconds(pid) - cpu0) }, k)
+          }
         } catch (e) {
           out.targets[name] = { reason: `${message.op} ${message.flow ?? message.row ?? ''} failed: ${e.message.split('\n')[0].slice(0, 300)}`, stopped: true }
           log(`suite: ${name} stopped (${out.targets[name].reason})`)
@@ -225,6 +230,19 @@ export async function suiteSection({ quick, anvilBinary, anvilReason, log }) {
           c.perTest = c.count / entry.ms.length
           c.mean = c.ms / c.count
         }
+      }
+    }
+
+    // In a row: tests back to back on each target, as a suite's file runs them, rather than one
+    // each in turn; the first of each run is not counted (it wakes a process that waited through
+    // the other targets' turns). Not the headline: an explanation of it.
+    out.inRow = {}
+    for (let round = 0; round < config.rowRounds; round++) {
+      log(`suite: in a row, round ${round + 1} of ${config.rowRounds}…`)
+      for (const flow of Object.keys(FLOWS)) {
+        await inTurn(round, { op: 'flow', flow }, (name, { ms }, k) => {
+          if (k > 0) ((out.inRow[flow] ??= {})[name] ??= []).push(ms)
+        }, undefined, config.rowLength)
       }
     }
 
@@ -301,6 +319,19 @@ export function suiteTables(suite) {
   if (warmups.length > 0) {
     const said = warmups.map(([name, w]) => (w.state === 'done' ? `${name}: ${w.tests} tests, ${w.requests} requests, ${w.busyMs} ms answering them, the server's CPU from spawn to then ${w.serverCpuMs} ms` : `${name}: ${w.state}`))
     lines.push(`ringchain's servers warm themselves up while idle after their start (README, "Warm before the first test"); the rounds began once that had ended (${said.join('; ')}). anvil has no such phase.`, '')
+  }
+  if (Object.keys(suite.inRow ?? {}).length > 0) {
+    const { rowRounds, rowLength } = suite.config
+    lines.push(`**Per test, in a row** (ms, median of tests 2–${rowLength} of ${rowRounds} runs of ${rowLength} back to back on each target, as a suite's file runs them; the table above takes one test per target in turn. Not the target: what it leaves out is each process waking cold after the others' turns)`, '')
+    lines.push('| test | ' + PAIRS.map(([rc, peer]) => `${rc} | ${peer} | ratio`).join(' | ') + ' |')
+    lines.push('|---|' + PAIRS.map(() => '---:|---:|---:').join('|') + '|')
+    for (const [flow, { label }] of Object.entries(FLOWS)) {
+      const by = suite.inRow[flow] ?? {}
+      const m = (name) => (by[name] === undefined ? undefined : median(by[name]))
+      const cells = PAIRS.map(([rc, peer]) => `${fmt(m(rc))} | ${fmt(m(peer))} | ${ratio(m(rc), m(peer))}`)
+      lines.push(`| ${label.split(':')[0]} | ${cells.join(' | ')} |`)
+    }
+    lines.push('')
   }
   lines.push('**CPU per test** (ms, mean: the client process, which in process holds the chain too, plus the server process; less sensitive to a busy machine than elapsed time)', '')
   lines.push('| test | ' + PAIRS.map(([rc, peer]) => `${rc} | ${peer} | ratio`).join(' | ') + ' |')
