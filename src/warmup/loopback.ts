@@ -1,11 +1,9 @@
 /**
- * The warm-up's client: JSON-RPC over one keep-alive HTTP connection and one WebSocket, to a
- * server on this machine. HTTP is written and read by hand (a request head as fetch sends it, a
- * Content-Length body back), so the client costs the process that runs it next to nothing; the
- * WebSocket is `ws`'s client, which masks frames as a browser does.
+ * The warm-up's client: JSON-RPC over keep-alive HTTP connections and WebSockets to servers on
+ * this machine, whose sockets live on a worker thread of their own (loopback-worker.mjs says why).
+ * Requests are built and answers parsed here; the thread only carries their text.
  */
-import { connect, type Socket } from 'node:net'
-import WebSocket from 'ws'
+import { Worker } from 'node:worker_threads'
 
 /**
  * Sends one JSON-RPC request and resolves with its result; a JSON-RPC error rejects. `as`: the
@@ -47,83 +45,67 @@ function rpcOver(send: (body: string) => Promise<string>): Rpc {
   }
 }
 
-/**
- * A keep-alive HTTP/1.1 connection to `url` (`http://127.0.0.1:PORT/path`), opened again when the
- * server has closed it (its keep-alive timeout runs out while the warm-up waits for idleness).
- */
-export async function httpClient(url: string): Promise<LoopbackClient> {
-  const { hostname, port, pathname } = new URL(url)
-  const head = `POST ${pathname} HTTP/1.1\r\nhost: ${hostname}:${port}\r\nconnection: keep-alive\r\ncontent-type: application/json\r\naccept: */*\r\naccept-language: *\r\nsec-fetch-mode: cors\r\nuser-agent: node\r\naccept-encoding: gzip, deflate\r\ncontent-length: `
-  let waiting: { resolve: (body: string) => void; reject: (error: Error) => void } | undefined
-  let received: Buffer = Buffer.alloc(0)
-  let closed = false
-  const fail = (error: Error) => {
-    waiting?.reject(error)
-    waiting = undefined
-  }
-  const onData = (chunk: Buffer) => {
-    received = received.length === 0 ? chunk : Buffer.concat([received, chunk])
-    const end = received.indexOf('\r\n\r\n')
-    if (end < 0 || waiting === undefined) return
-    const headText = received.toString('latin1', 0, end)
-    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(headText)?.[1] ?? NaN)
-    if (!headText.startsWith('HTTP/1.1 200') || !Number.isSafeInteger(length)) return fail(new Error(`unexpected answer: ${headText.split('\r\n')[0]}`))
-    if (received.length < end + 4 + length) return
-    const body = received.toString('utf8', end + 4, end + 4 + length)
-    received = received.subarray(end + 4 + length)
-    const w = waiting
-    waiting = undefined
-    w.resolve(body)
-  }
-  const open = async () => {
-    const s = await new Promise<Socket>((resolve, reject) => {
-      const opened = connect({ host: hostname, port: Number(port) }, () => resolve(opened)).once('error', reject)
-    })
-    s.setNoDelay(true)
-    s.on('data', onData)
-    s.on('error', fail)
-    s.on('close', () => fail(new Error('connection closed')))
-    received = Buffer.alloc(0)
-    return s
-  }
-  let socket = await open()
-  const send = async (body: string) => {
-    if (closed) throw new Error('connection closed')
-    if (socket.destroyed || socket.readyState !== 'open') socket = await open()
-    return new Promise<string>((resolve, reject) => {
-      waiting = { resolve, reject }
-      socket.write(head + Buffer.byteLength(body) + '\r\n\r\n' + body)
-    })
-  }
-  return {
-    rpc: rpcOver(send),
-    close: () => {
-      closed = true
-      socket.destroy()
-    },
-  }
+/** The worker's file: beside this one in src/ and in dist/, and found from the CLI bundle in dist/cli/ too. */
+const WORKER_URL = new URL('../warmup/loopback-worker.mjs', import.meta.url)
+
+/** What the worker answers: a connection opened, an answer's body, or why not. */
+interface WorkerAnswer {
+  readonly id: number
+  readonly conn?: number
+  readonly body?: string
+  readonly error?: string
 }
 
-/** A WebSocket to `url` (`ws://127.0.0.1:PORT/path`). */
-export async function wsClient(url: string): Promise<LoopbackClient> {
-  const ws = new WebSocket(url, { perMessageDeflate: false })
-  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
-  let waiting: { resolve: (body: string) => void; reject: (error: Error) => void } | undefined
-  const fail = (error: Error) => {
-    waiting?.reject(error)
-    waiting = undefined
-  }
-  ws.on('message', (data: Buffer) => {
-    const w = waiting
-    waiting = undefined
-    w?.resolve(data.toString('utf8'))
-  })
-  ws.on('error', fail)
-  ws.on('close', () => fail(new Error('connection closed')))
-  const send = (body: string) =>
-    new Promise<string>((resolve, reject) => {
-      waiting = { resolve, reject }
-      ws.send(body)
+/** The worker thread and its connections. It never keeps the process alive. */
+export class LoopbackThread {
+  readonly #worker = new Worker(WORKER_URL)
+  readonly #waiting = new Map<number, { resolve: (answer: WorkerAnswer) => void; reject: (error: Error) => void }>()
+  #nextAsk = 1
+  /** Set once the thread has ended: every question since is refused with it. */
+  #ended: Error | undefined
+
+  constructor() {
+    this.#worker.unref()
+    this.#worker.on('message', (answer: WorkerAnswer) => {
+      const waiting = this.#waiting.get(answer.id)
+      this.#waiting.delete(answer.id)
+      if (answer.error !== undefined) waiting?.reject(new Error(answer.error))
+      else waiting?.resolve(answer)
     })
-  return { rpc: rpcOver(send), close: () => ws.terminate() }
+    this.#worker.on('error', (error) => this.#end(error))
+    this.#worker.on('exit', () => this.#end(new Error('connection closed')))
+  }
+
+  /** A client of `url` over `kind`, connected once this resolves. */
+  async open(kind: 'http' | 'ws', url: string): Promise<LoopbackClient> {
+    const { conn } = await this.#ask({ op: 'open', kind, url })
+    const send = async (body: string) => (await this.#ask({ op: 'send', conn, body })).body ?? ''
+    return {
+      rpc: rpcOver(send),
+      close: () => {
+        if (this.#ended === undefined) this.#worker.postMessage({ op: 'close', conn })
+      },
+    }
+  }
+
+  /** Ends the thread, its connections and every request under way. */
+  async close(): Promise<void> {
+    this.#end(new Error('connection closed'))
+    await this.#worker.terminate()
+  }
+
+  #ask(message: Record<string, unknown>): Promise<WorkerAnswer> {
+    if (this.#ended !== undefined) return Promise.reject(this.#ended)
+    const id = this.#nextAsk++
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(id, { resolve, reject })
+      this.#worker.postMessage({ ...message, id })
+    })
+  }
+
+  #end(error: Error): void {
+    this.#ended ??= error
+    for (const waiting of this.#waiting.values()) waiting.reject(this.#ended)
+    this.#waiting.clear()
+  }
 }

@@ -12,13 +12,16 @@
  * (deoptimised) and compiled again at the served chain's first tests; seen two, V8 compiles code
  * that holds for any chain.
  *
+ * Its client's sockets are on a worker thread (loopback.ts): the warm-up compiles the server's
+ * code, and only the server's.
+ *
  * It takes only time nobody else wants: it begins once the server has been idle a while, and each
  * of its requests waits until no real request is in flight and none came for a moment. It stops
  * after a fixed number of tests, at `stop()`, or at the first thing that goes wrong (reported).
  */
 import { Exercise } from './exercise.js'
 import type { IdleWatch } from './idleWatch.js'
-import { httpClient, wsClient, type LoopbackClient, type Rpc } from './loopback.js'
+import { LoopbackThread, type Rpc } from './loopback.js'
 import { lowerTierUpBudget } from './tierUp.js'
 
 /** What the warm-up has done (`ringchain_warmup`, `RunningRingchain.warmedUp`). */
@@ -75,8 +78,8 @@ export class Warmup {
   #stopping = false
   /** Ends the current wait for idleness early (at `stop()`). */
   #wake: (() => void) | undefined
-  /** Its connections: closed at `stop()`, so that a request under way ends too. */
-  readonly #clients: LoopbackClient[] = []
+  /** Its connections' thread: ended at `stop()`, so that a request under way ends too. */
+  #thread: LoopbackThread | undefined
   /** Resolves with the last report once the warm-up has ended and its scratch service is gone. */
   readonly ended: Promise<WarmupReport>
 
@@ -92,25 +95,24 @@ export class Warmup {
   stop(): Promise<WarmupReport> {
     this.#stopping = true
     this.#wake?.()
-    for (const client of this.#clients) client.close()
+    void this.#thread?.close()
     return this.ended
   }
 
   async #run(): Promise<WarmupReport> {
-    const clients = this.#clients
     const services: ScratchService[] = []
     let restoreTierUp = (): boolean => true
     try {
       await this.#idle(START_IDLE_MS)
       this.#state = 'running'
       restoreTierUp = lowerTierUpBudget()
+      const thread = (this.#thread = new LoopbackThread())
       /** Per service, its HTTP and WebSocket callers and its test. */
       const turns: { rpcs: Rpc[]; exercise: Exercise }[] = []
       for (let i = 0; i < SERVICES; i++) {
         const service = await this.options.scratch()
         services.push(service)
-        const pair = [await httpClient(service.httpUrl), await wsClient(service.wsUrl)]
-        clients.push(...pair)
+        const pair = [await thread.open('http', service.httpUrl), await thread.open('ws', service.wsUrl)]
         const rpcs = pair.map((c) => this.#paced(c.rpc))
         const [from] = (await rpcs[0]!('eth_accounts')) as string[]
         if (from === undefined) throw new Error('the scratch chain has no dev account')
@@ -132,7 +134,7 @@ export class Warmup {
       }
     } finally {
       restoreTierUp()
-      for (const client of clients) client.close()
+      await this.#thread?.close()
       await Promise.all(services.map((s) => s.close()))
     }
     return this.report
