@@ -7,7 +7,7 @@
 //
 //   npm run bench                          (builds first; about 3 minutes, under 5)
 //   node bench/run.mjs --quick             (or RINGCHAIN_BENCH_QUICK=1: shorter runs, fewer blocks, about 1 minute)
-//   node bench/run.mjs --only reads,mine   (sections: suite, startup, mine, reads, window, fire, memory, fork)
+//   node bench/run.mjs --only reads,mine   (sections: suite, wake, startup, mine, reads, window, fire, memory, fork)
 //   node bench/run.mjs --only fork         (a forked test flow: ringchain --fork-url vs anvil --fork-url
 //                                           on one local upstream, ms and upstream calls per test)
 //   node bench/run.mjs --no-anvil          (ringchain, the ceiling and the floor only)
@@ -30,6 +30,7 @@ import { anvilReady, findAnvil, freePort, ringchainCommand, ringchainNodeCommand
 import { suiteSection, suiteTables } from './suite.mjs'
 import { fireSection } from './fire.mjs'
 import { forkSection, forkTable } from './fork.mjs'
+import { wakeSection, wakeTable } from './wake.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const argv = process.argv.slice(2)
@@ -40,7 +41,7 @@ const option = (name) => {
   return argv[at].includes('=') ? argv[at].slice(name.length + 1) : argv[at + 1]
 }
 const quick = flag('--quick') || process.env.RINGCHAIN_BENCH_QUICK === '1'
-const SECTIONS = ['suite', 'startup', 'mine', 'reads', 'window', 'fire', 'memory', 'fork']
+const SECTIONS = ['suite', 'wake', 'startup', 'mine', 'reads', 'window', 'fire', 'memory', 'fork']
 const only = new Set((option('--only') ?? SECTIONS.join(',')).split(','))
 for (const s of only) if (!SECTIONS.includes(s)) throw new Error(`--only: unknown section ${s} (one of ${SECTIONS.join(', ')})`)
 const withAnvil = !flag('--no-anvil')
@@ -458,6 +459,10 @@ try {
     results.suite = await suiteSection({ quick, anvilBinary, anvilReason: anvilFound.reason, log })
     save()
   }
+  if (only.has('wake')) {
+    results.wake = await wakeSection({ quick, anvilBinary, log })
+    save()
+  }
   if (only.has('startup')) {
     results.startup = await startupSection()
     save()
@@ -523,8 +528,8 @@ results.seconds = (performance.now() - t0) / 1000
 save()
 
 // The suite's tables first: they are the headline.
-const tabled = [...only].some((s) => s !== 'suite' && s !== 'fork')
-const markdown = [results.suite === undefined ? undefined : suiteTables(results.suite), tabled ? table(results) : undefined, results.fork === undefined ? undefined : forkTable(results.fork)]
+const tabled = [...only].some((s) => !['suite', 'wake', 'fork'].includes(s))
+const markdown = [results.suite === undefined ? undefined : suiteTables(results.suite), results.wake === undefined ? undefined : wakeTable(results.wake), tabled ? table(results) : undefined, results.fork === undefined ? undefined : forkTable(results.fork)]
   .filter((t) => t !== undefined)
   .join('\n\n')
 const header = `ringchain vs anvil ${anvilVersion ?? '(not measured)'} vs a bare Node server; node ${process.version}, ${cpus().length} cores, ${quick ? 'quick mode' : 'full run'}${busy ? ', with a busy neighbour (--busy)' : ''}, ${results.seconds.toFixed(0)} s`
