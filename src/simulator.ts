@@ -222,8 +222,10 @@ export async function startRingchain(options: StartOptions = {}): Promise<Runnin
   }
   const { primary, assembly, dispatch } = built
   const running = built.chains
-  gate.open(dispatch)
+  // Before the gate opens: requests held there are answered as it opens, and `ringchain_warmup`
+  // among them must say `waiting`, not `off`.
   if (wantsWarmup !== undefined) warmup = startWarmup(idle, wantsWarmup, ringchainOptions, logger)
+  gate.open(dispatch)
   const urls = server.urls(key)
   const session = inProcessSession(key)
   let closing: Promise<void> | undefined

@@ -12,10 +12,10 @@ import { join, relative } from 'node:path'
 const NAME = /^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(?:\/[\w.@-]+)*$/i
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)(['"])([^'"\n]+)\1/gm
 
-/** Every `*.js` file under a directory, recursively. */
+/** Every `*.js` and `*.mjs` file under a directory, recursively (the warm-up's worker is an .mjs). */
 export function jsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.js'))
+    .filter((entry) => entry.isFile() && /\.m?js$/.test(entry.name))
     .map((entry) => join(entry.parentPath, entry.name))
 }
 

@@ -1,7 +1,7 @@
 // ringchain installed as a user installs it: the packed tarball in a clean app, beside ethers 6 and
 // viem 2, and beside each alone (each hoists its own, older @noble/* copies). Every entry point
 // loads, from ES modules and from CommonJS (`require(esm)`), every package dist/ loads resolves
-// from where dist/ loads it, and the `ringchain` bin serves.
+// from where dist/ loads it, and the `ringchain` bin serves and warms up.
 
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -69,14 +69,22 @@ function unresolvable(app: string): string[] {
   return missing
 }
 
-/** `ringchain serve --port 0 --json` from the app's .bin: the line, one request, stop. */
+/** `ringchain serve --port 0 --json` from the app's .bin: the line, `eth_chainId`, the warm-up's end, stop. */
 async function serveOnce(app: string): Promise<unknown> {
-  const server = spawn(join(app, 'node_modules/.bin/ringchain'), ['serve', '--port', '0', '--json', '--quiet'], { cwd: app, stdio: ['pipe', 'pipe', 'inherit'] })
+  const server = spawn(join(app, 'node_modules/.bin/ringchain'), ['serve', '--port', '0', '--json', '--quiet'], { cwd: app, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, RINGCHAIN_WARMUP: '4' } })
   try {
     const [line] = (await once(createInterface({ input: server.stdout }), 'line')) as [string]
     const { httpUrl } = JSON.parse(line) as { httpUrl: string }
-    const response = await fetch(httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}' })
-    return ((await response.json()) as { result: unknown }).result
+    const ask = async (method: string) => ((await (await fetch(httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method }) })).json()) as { result: unknown }).result
+    const chainId = await ask('eth_chainId')
+    // The warm-up (4 tests here; the suite turns it off elsewhere) runs its client on a worker
+    // thread whose file the installed package must hold.
+    let warmup = (await ask('ringchain_warmup')) as { state: string; reason?: string }
+    for (let i = 0; i < 120 && ['waiting', 'running'].includes(warmup.state); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      warmup = (await ask('ringchain_warmup')) as { state: string; reason?: string }
+    }
+    return { chainId, warmup: warmup.state, ...(warmup.reason === undefined ? {} : { reason: warmup.reason }) }
   } finally {
     server.kill()
     if (server.exitCode === null) await once(server, 'exit')
@@ -97,6 +105,6 @@ for (const clients of [['ethers@6', 'viem@2'], ['ethers@6'], ['viem@2']]) {
       vitestEntry: true,
       blockNumber: '0x0',
     })
-    expect(await serveOnce(app)).toBe('0x7a69')
+    expect(await serveOnce(app)).toEqual({ chainId: '0x7a69', warmup: 'done' })
   })
 }

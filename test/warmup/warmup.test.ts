@@ -99,6 +99,14 @@ describe('the warm-up of a served chain', () => {
     await expect(startRingchain({ port: 0, warmup: { tests: 1.5 } })).rejects.toThrow(RangeError)
   })
 
+  test('behavior: asked the moment the server listens, before its chain is built, ringchain_warmup says waiting, not off', async () => {
+    let asked: Promise<{ result?: unknown }> | undefined
+    // onListening runs before the chain is built: the request waits at the startup gate.
+    await start({ warmup: { tests: 1 }, onListening: ({ httpUrl }) => void (asked = rpc(httpUrl, 'ringchain_warmup')) })
+    expect(asked).toBeDefined()
+    expect(((await asked!).result as { state: string }).state).toBe('waiting')
+  })
+
   test('behavior: in process there is no server to warm: ringchain_warmup answers off', async () => {
     const rc = await createRingchain()
     onTestFinished(() => rc.close())
