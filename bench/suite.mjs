@@ -181,8 +181,8 @@ export async function suiteSection({ quick, anvilBinary, anvilReason, log }) {
       for (let i = 0; i < names.length; i++) {
         const name = names[(i + turn) % names.length]
         try {
+          const pid = serverPids.get(name)
           for (let k = 0; k < times; k++) {
-            const pid = serverPids.get(name)
             const cpu0 = pid === undefined ? 0 : cpuSeconds(pid)
             const result = await workers.get(name).ask(message)
             use(name, { ...result, serverCpuMs: pid === undefined ? 0 : 1000 * (cpuSeconds(pid) - cpu0) }, k)

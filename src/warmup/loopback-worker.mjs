@@ -11,14 +11,15 @@
  * Plain JavaScript (checked by tsc through JSDoc): Node 20 runs no TypeScript in a worker, and
  * this file is found at the same place from src/ (the tests) and from dist/ (copied by the build).
  *
- * Messages in: `{ op: 'open', id, kind: 'http' | 'ws', url }`, `{ op: 'send', id, conn, body }`,
- * `{ op: 'close', conn }`. Out: `{ id, conn }` (opened), `{ id, body }` (answered), `{ id, error }`.
+ * Messages in: `{ op: 'open', id, kind: 'http' | 'ws', url }`, `{ op: 'send', id, conn, body }`.
+ * Out: `{ id, conn }` (opened), `{ id, body }` (answered), `{ id, error }`. The connections end
+ * with the thread.
  */
 import { connect } from 'node:net'
 import { parentPort } from 'node:worker_threads'
 import WebSocket from 'ws'
 
-/** @typedef {{ send(body: string): Promise<string>, close(): void }} Connection */
+/** @typedef {{ send(body: string): Promise<string> }} Connection */
 
 /** @type {Map<number, Connection>} */
 const connections = new Map()
@@ -37,11 +38,8 @@ port.on('message', async (/** @type {{ op: string, id?: number, kind?: string, u
       port.postMessage({ id, conn })
     } else if (op === 'send') {
       const connection = connections.get(Number(message.conn))
-      if (connection === undefined) throw new Error('connection closed')
+      if (connection === undefined) throw new Error('no such connection')
       port.postMessage({ id, body: await connection.send(String(message.body)) })
-    } else if (op === 'close') {
-      connections.get(Number(message.conn))?.close()
-      connections.delete(Number(message.conn))
     }
   } catch (e) {
     port.postMessage({ id, error: e instanceof Error ? e.message : String(e) })
@@ -62,7 +60,6 @@ async function httpConnection(url) {
   let waiting
   /** @type {Buffer} */
   let received = Buffer.alloc(0)
-  let closed = false
   const fail = (/** @type {Error} */ error) => {
     waiting?.reject(error)
     waiting = undefined
@@ -95,16 +92,11 @@ async function httpConnection(url) {
   let socket = await open()
   return {
     send: async (body) => {
-      if (closed) throw new Error('connection closed')
       if (socket.destroyed || socket.readyState !== 'open') socket = await open()
       return new Promise((resolve, reject) => {
         waiting = { resolve, reject }
         socket.write(head + Buffer.byteLength(body) + '\r\n\r\n' + body)
       })
-    },
-    close: () => {
-      closed = true
-      socket.destroy()
     },
   }
 }
@@ -136,6 +128,5 @@ async function wsConnection(url) {
         waiting = { resolve, reject }
         ws.send(body)
       }),
-    close: () => ws.terminate(),
   }
 }

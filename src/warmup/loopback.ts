@@ -26,12 +26,6 @@ export class LoopbackRpcError extends Error {
   }
 }
 
-/** A client over HTTP or WebSocket to one URL; one request at a time. */
-export interface LoopbackClient {
-  readonly rpc: Rpc
-  close(): void
-}
-
 let nextId = 1
 
 /** `send` (a raw body in, a raw body out) as a JSON-RPC caller. */
@@ -76,16 +70,10 @@ export class LoopbackThread {
     this.#worker.on('exit', () => this.#end(new Error('connection closed')))
   }
 
-  /** A client of `url` over `kind`, connected once this resolves. */
-  async open(kind: 'http' | 'ws', url: string): Promise<LoopbackClient> {
+  /** A caller of `url` over `kind`, one request at a time, connected once this resolves; its connection ends with the thread. */
+  async open(kind: 'http' | 'ws', url: string): Promise<Rpc> {
     const { conn } = await this.#ask({ op: 'open', kind, url })
-    const send = async (body: string) => (await this.#ask({ op: 'send', conn, body })).body ?? ''
-    return {
-      rpc: rpcOver(send),
-      close: () => {
-        if (this.#ended === undefined) this.#worker.postMessage({ op: 'close', conn })
-      },
-    }
+    return rpcOver(async (body) => (await this.#ask({ op: 'send', conn, body })).body ?? '')
   }
 
   /** Ends the thread, its connections and every request under way. */

@@ -113,7 +113,7 @@ export class Warmup {
         const service = await this.options.scratch()
         services.push(service)
         const pair = [await thread.open('http', service.httpUrl), await thread.open('ws', service.wsUrl)]
-        const rpcs = pair.map((c) => this.#paced(c.rpc))
+        const rpcs = pair.map((rpc) => this.#paced(rpc))
         const [from] = (await rpcs[0]!('eth_accounts')) as string[]
         if (from === undefined) throw new Error('the scratch chain has no dev account')
         turns.push({ rpcs, exercise: new Exercise(from) })

@@ -30,9 +30,9 @@ describe('the warm-up client', () => {
     const rc = await served()
     const t = thread()
     for (const client of [await t.open('http', rc.httpUrl), await t.open('ws', rc.wsUrl)]) {
-      expect(await client.rpc('eth_chainId')).toBe('0x7a69')
-      expect(await client.rpc('eth_getBalance', ['0x' + '00'.repeat(20), 'latest'], 'ethers')).toBe('0x0')
-      const refused = await client.rpc('eth_getBalance', ['not an address', 'latest']).catch((e: unknown) => e)
+      expect(await client('eth_chainId')).toBe('0x7a69')
+      expect(await client('eth_getBalance', ['0x' + '00'.repeat(20), 'latest'], 'ethers')).toBe('0x0')
+      const refused = await client('eth_getBalance', ['not an address', 'latest']).catch((e: unknown) => e)
       expect(refused).toBeInstanceOf(LoopbackRpcError)
       expect((refused as LoopbackRpcError).code).toBe(-32602)
     }
@@ -42,7 +42,7 @@ describe('the warm-up client', () => {
     const rc = await served()
     const port = Number(new URL(rc.httpUrl).port)
     const client = await thread().open('http', rc.httpUrl)
-    await client.rpc('eth_chainId')
+    await client('eth_chainId')
     // The server's end of the connection is here (it accepted it); the client's end is not.
     expect(clientSocketsTo(port)).toEqual([])
     const sameThread = new Socket()
@@ -58,12 +58,12 @@ describe('the warm-up client', () => {
     onTestFinished(() => void silent.close())
     const t = thread()
     const client = await t.open('http', `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v3/k`)
-    const pending = client.rpc('eth_chainId').then(
+    const pending = client('eth_chainId').then(
       () => 'answered',
       (e: unknown) => (e as Error).message,
     )
     await t.close()
     expect(await within(pending, 5_000, 'the pending request')).toBe('connection closed')
-    await expect(client.rpc('eth_chainId')).rejects.toThrow('connection closed')
+    await expect(client('eth_chainId')).rejects.toThrow('connection closed')
   })
 })
