@@ -3,8 +3,10 @@
  * function has spent an "interrupt budget" of bytecode; code that runs a few times per test (a
  * send's decoding, its block, its receipt, an estimate's search) spends it slowly, and at Node 20's
  * default was still being compiled, on V8's threads, two hundred real tests after a 100-test
- * warm-up (`node --trace-opt`: about 20 compiles per 50 tests). With a quarter of the budget during
- * the warm-up, that code is compiled within it.
+ * warm-up (`node --trace-opt`: about 20 compiles per 50 tests). With a sixteenth of the budget
+ * during the warm-up, that code is compiled within it. With a quarter, the served chain's first
+ * tests still spent 3-5 ms each on V8's compiler threads (bench/warmup.mjs); a sixteenth leaves
+ * them 1-2 ms, as 300 warm-up tests at a quarter did.
  *
  * The budget is put back when the warm-up ends: the launcher's code cache (src/cli/launcher.ts) is
  * stamped with V8's flags (`v8.cachedDataVersionTag()`), and a cache written under other flags is
@@ -17,7 +19,7 @@ import { cachedDataVersionTag, setFlagsFromString } from 'node:v8'
 /** `--interrupt-budget`'s default, by V8 version (major.minor). */
 const DEFAULT_BUDGETS: Readonly<Record<string, number>> = { '11.3': 67_584 }
 /** The budget while the warm-up runs, as a fraction of the default. */
-const WARMUP_FRACTION = 4
+const WARMUP_FRACTION = 16
 
 /** Warm-ups under way in this process (servers started side by side): the first lowers, the last restores. */
 let holders = 0
