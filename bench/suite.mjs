@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { FLOWS, HARDFORK, MNEMONIC } from './suite-flows.mjs'
+import { threadsCpuMs } from './proc-cpu.mjs'
 import { readyLine, stopProcess, waitForRpc, warmupEnded } from './processes.mjs'
 import { SERVE_ARGS, binCommand, freePort, installedFile, ringchainCommand } from './startup.mjs'
 
@@ -183,9 +184,9 @@ export async function suiteSection({ quick, anvilBinary, anvilReason, log }) {
         try {
           const pid = serverPids.get(name)
           for (let k = 0; k < times; k++) {
-            const cpu0 = pid === undefined ? 0 : cpuSeconds(pid)
+            const cpu0 = pid === undefined ? 0 : threadsCpuMs(pid)
             const result = await workers.get(name).ask(message)
-            use(name, { ...result, serverCpuMs: pid === undefined ? 0 : 1000 * (cpuSeconds(pid) - cpu0) }, k)
+            use(name, { ...result, serverCpuMs: pid === undefined ? 0 : threadsCpuMs(pid) - cpu0 }, k)
           }
         } catch (e) {
           out.targets[name] = { reason: `${message.op} ${message.flow ?? message.row ?? ''} failed: ${e.message.split('\n')[0].slice(0, 300)}`, stopped: true }
@@ -210,9 +211,10 @@ export async function suiteSection({ quick, anvilBinary, anvilReason, log }) {
       for (const flow of Object.keys(FLOWS)) {
         await inTurn(round, { op: 'flow', flow }, (name, { ms, cpuMs, serverCpuMs, calls }) => {
           if (round < config.warmup) return
-          const entry = (out.flows[flow][name] ??= { ms: [], cpuMs: [], calls: {} })
+          const entry = (out.flows[flow][name] ??= { ms: [], cpuMs: [], serverCpuMs: [], calls: {} })
           entry.ms.push(ms)
           entry.cpuMs.push(cpuMs + serverCpuMs)
+          entry.serverCpuMs.push(serverCpuMs)
           for (const [method, c] of Object.entries(calls)) {
             const total = (entry.calls[method] ??= { count: 0, ms: 0 })
             total.count += c.count
@@ -226,6 +228,7 @@ export async function suiteSection({ quick, anvilBinary, anvilReason, log }) {
         entry.median = median(entry.ms)
         entry.min = Math.min(...entry.ms)
         entry.cpuMean = mean(entry.cpuMs)
+        entry.serverCpuMean = mean(entry.serverCpuMs)
         for (const c of Object.values(entry.calls)) {
           c.perTest = c.count / entry.ms.length
           c.mean = c.ms / c.count
@@ -307,10 +310,10 @@ export function suiteTables(suite) {
   }
   lines.push('', 'Ratio: ringchain / peer; target ≤ 1 (in process against Hardhat in process, HTTP and WebSocket against anvil).', '')
   if (Object.values(suite.flows).some((by) => by['B HTTP'] !== undefined || by['B WS'] !== undefined)) {
-    lines.push(`**Build B** (\`RINGCHAIN_BENCH_CLI_B\`), same rounds: per test median ms, ÷ anvil and ÷ ringchain (A)`, '')
+    lines.push(`**Build B** (\`RINGCHAIN_BENCH_CLI_B\`), same rounds: per test median ms, ÷ anvil and ÷ ringchain (A), and the server's CPU per test`, '')
     for (const [flow, { label }] of Object.entries(FLOWS)) {
       const by = suite.flows[flow] ?? {}
-      const cells = [['B HTTP', 'anvil HTTP', 'ringchain HTTP'], ['B WS', 'anvil WS', 'ringchain WS']].map(([b, peer, a]) => `${b} ${fmt(by[b]?.median)}: ${ratio(by[b]?.median, by[peer]?.median)} of anvil, ${ratio(by[b]?.median, by[a]?.median)} of A`)
+      const cells = [['B HTTP', 'anvil HTTP', 'ringchain HTTP'], ['B WS', 'anvil WS', 'ringchain WS']].map(([b, peer, a]) => `${b} ${fmt(by[b]?.median)}: ${ratio(by[b]?.median, by[peer]?.median)} of anvil, ${ratio(by[b]?.median, by[a]?.median)} of A (server CPU ${fmt(by[b]?.serverCpuMean)} ms, A ${fmt(by[a]?.serverCpuMean)})`)
       lines.push(`- ${label.split(':')[0]}: ${cells.join('; ')}`)
     }
     lines.push('')
@@ -333,15 +336,21 @@ export function suiteTables(suite) {
     }
     lines.push('')
   }
-  lines.push('**CPU per test** (ms, mean: the client process, which in process holds the chain too, plus the server process; less sensitive to a busy machine than elapsed time)', '')
-  lines.push('| test | ' + PAIRS.map(([rc, peer]) => `${rc} | ${peer} | ratio`).join(' | ') + ' |')
-  lines.push('|---|' + PAIRS.map(() => '---:|---:|---:').join('|') + '|')
-  for (const [flow, { label }] of Object.entries(FLOWS)) {
-    const by = suite.flows[flow] ?? {}
-    const cells = PAIRS.map(([rc, peer]) => `${fmt(by[rc]?.cpuMean)} | ${fmt(by[peer]?.cpuMean)} | ${ratio(by[rc]?.cpuMean, by[peer]?.cpuMean)}`)
-    lines.push(`| ${label.split(':')[0]} | ${cells.join(' | ')} |`)
+  const cpuTable = (pairs, field) => {
+    lines.push('| test | ' + pairs.map(([rc, peer]) => `${rc} | ${peer} | ratio`).join(' | ') + ' |')
+    lines.push('|---|' + pairs.map(() => '---:|---:|---:').join('|') + '|')
+    for (const [flow, { label }] of Object.entries(FLOWS)) {
+      const by = suite.flows[flow] ?? {}
+      const cells = pairs.map(([rc, peer]) => `${fmt(by[rc]?.[field])} | ${fmt(by[peer]?.[field])} | ${ratio(by[rc]?.[field], by[peer]?.[field])}`)
+      lines.push(`| ${label.split(':')[0]} | ${cells.join(' | ')} |`)
+    }
+    lines.push('')
   }
-  lines.push('')
+  lines.push('**CPU per test** (ms, mean: the client process, which in process holds the chain too, plus the server process; less sensitive to a busy machine than elapsed time)', '')
+  cpuTable(PAIRS, 'cpuMean')
+  // The served targets' client is the same library either way: what the server spends is what ringchain controls.
+  lines.push("**The server's CPU per test** (ms, mean, all its threads: V8's compiler and garbage collector helpers included, as anvil's worker threads are)", '')
+  cpuTable(PAIRS.filter(([rc]) => rc !== 'ringchain in-process'), 'serverCpuMean')
 
   lines.push('**Single methods** (ms per call, mean of the best round; raw EIP-1193 requests, no client library; in process against Hardhat, HTTP against anvil)', '')
   const methodPairs = METHOD_PAIRS
