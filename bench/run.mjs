@@ -30,6 +30,7 @@ import { anvilReady, findAnvil, freePort, ringchainCommand, ringchainNodeCommand
 import { suiteSection, suiteTables } from './suite.mjs'
 import { fireSection } from './fire.mjs'
 import { forkSection, forkTable } from './fork.mjs'
+import { sendWaitSection, sendWaitTable } from './send-wait.mjs'
 import { wakeSection, wakeTable } from './wake.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -462,6 +463,8 @@ try {
   if (only.has('wake')) {
     results.wake = await wakeSection({ quick, anvilBinary, log })
     save()
+    results.sendWait = await sendWaitSection({ quick, anvilBinary, log })
+    save()
   }
   if (only.has('startup')) {
     results.startup = await startupSection()
@@ -529,7 +532,7 @@ save()
 
 // The suite's tables first: they are the headline.
 const tabled = [...only].some((s) => !['suite', 'wake', 'fork'].includes(s))
-const markdown = [results.suite === undefined ? undefined : suiteTables(results.suite), results.wake === undefined ? undefined : wakeTable(results.wake), tabled ? table(results) : undefined, results.fork === undefined ? undefined : forkTable(results.fork)]
+const markdown = [results.suite === undefined ? undefined : suiteTables(results.suite), results.wake === undefined ? undefined : wakeTable(results.wake), results.sendWait === undefined ? undefined : sendWaitTable(results.sendWait), tabled ? table(results) : undefined, results.fork === undefined ? undefined : forkTable(results.fork)]
   .filter((t) => t !== undefined)
   .join('\n\n')
 const header = `ringchain vs anvil ${anvilVersion ?? '(not measured)'} vs a bare Node server; node ${process.version}, ${cpus().length} cores, ${quick ? 'quick mode' : 'full run'}${busy ? ', with a busy neighbour (--busy)' : ''}, ${results.seconds.toFixed(0)} s`
