@@ -5,10 +5,12 @@
 import { readFileSync } from 'node:fs'
 import { cachedDataVersionTag } from 'node:v8'
 import { createServer, type AddressInfo } from 'node:net'
+import { getAbiItem, toEventSelector, toFunctionSelector, type Abi, type AbiEvent, type AbiFunction } from 'viem'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { createRingchain, startRingchain, type RunningRingchain, type StartOptions } from '../../src/index.js'
 import { IdleWatch } from '../../src/warmup/idleWatch.js'
 import { STORE_BYTECODE } from '../../src/warmup/storeContract.js'
+import { TRANSFER_TOPIC, WARM_TOKEN_BYTECODE, WARM_TOKEN_SELECTORS } from '../../src/warmup/tokenContract.js'
 import { Warmup } from '../../src/warmup/warmup.js'
 import { rpc, serveJson } from '../cli/helpers.js'
 import { deferred, within } from '../e2e/helpers.js'
@@ -26,8 +28,8 @@ describe('the warm-up of a served chain', () => {
     const rc = await start({ warmup: { tests: 4 } })
     const report = await within(rc.warmedUp(), 60_000, 'the warm-up')
     expect(report).toMatchObject({ state: 'done', tests: 4 })
-    // Each test: snapshot, deploy and three writes with what viem and ethers ask around each, reads, revert.
-    expect((report as { requests: number }).requests).toBeGreaterThan(4 * 40)
+    // Each test: snapshot, deploy and three writes with what viem and ethers ask around each, reads, a token's life, revert.
+    expect((report as { requests: number }).requests).toBeGreaterThan(4 * 60)
     expect((await rpc(rc.httpUrl, 'ringchain_warmup')).result).toEqual(report)
     expect((await rpc(rc.httpUrl, 'eth_blockNumber')).result).toBe('0x0')
     expect((await rpc(rc.httpUrl, 'eth_getTransactionCount', [rc.accounts[0]!.address, 'latest'])).result).toBe('0x0')
@@ -198,5 +200,12 @@ describe('its parts', () => {
   test('behavior: the contract it deploys is Store.sol as compiled in test/fixtures', () => {
     const fixture = JSON.parse(readFileSync(new URL('../fixtures/contracts/Store.json', import.meta.url), 'utf8')) as { bytecode: string }
     expect(STORE_BYTECODE).toBe(fixture.bytecode)
+  })
+
+  test('behavior: the token it deploys is WarmToken.sol as compiled in test/fixtures, with the selectors and topic of its ABI', () => {
+    const fixture = JSON.parse(readFileSync(new URL('../fixtures/contracts/WarmToken.json', import.meta.url), 'utf8')) as { bytecode: string; abi: Abi }
+    expect(WARM_TOKEN_BYTECODE).toBe(fixture.bytecode)
+    for (const [name, selector] of Object.entries(WARM_TOKEN_SELECTORS)) expect(toFunctionSelector(getAbiItem({ abi: fixture.abi, name }) as AbiFunction), name).toBe(selector)
+    expect(toEventSelector(getAbiItem({ abi: fixture.abi, name: 'Transfer' }) as AbiEvent)).toBe(TRANSFER_TOPIC)
   })
 })
