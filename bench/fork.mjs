@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url'
 import { http } from 'viem'
 import { KEYS, Token, viemClients } from './suite-flows.mjs'
 import { readyLine, stopProcess, waitForRpc } from './processes.mjs'
-import { findAnvil, freePort, installedFile, ringchainCommand } from './startup.mjs'
+import { freePort, installedFile, ringchainCommand, runAsScript } from './startup.mjs'
 
 const HOLDERS = Array.from({ length: 16 }, (_, i) => `0x${(0x1000 + i).toString(16).padStart(40, '0')}`)
 const SUPPLY = 10n ** 24n
@@ -232,10 +232,7 @@ export function forkTable(section) {
 }
 
 // Run as a script: the section alone.
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const anvil = findAnvil()
-  if (anvil.binary === undefined) console.error(`anvil: not measured (${anvil.reason})`)
-  const section = await forkSection({ quick: process.argv.includes('--quick'), anvilBinary: anvil.binary, log: (m) => console.error(m) })
-  console.log(forkTable(section))
-  for (const t of section.targets) console.error(`${t.name}: upstream calls by method ${JSON.stringify(t.methods)}`)
+const alone = await runAsScript(import.meta.url, forkSection, forkTable)
+if (alone !== undefined) {
+  for (const t of alone.targets) console.error(`${t.name}: upstream calls by method ${JSON.stringify(t.methods)}`)
 }

@@ -15,11 +15,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { encodeDeployData, encodeFunctionData, getContractAddress } from 'viem'
 import WebSocket from 'ws'
 import { stopProcess, warmupEnded } from './processes.mjs'
-import { findAnvil } from './startup.mjs'
+import { runAsScript } from './startup.mjs'
 import { HARDFORK, Token, accounts } from './suite-flows.mjs'
 import { startAnvil, startRingchain } from './suite.mjs'
 
@@ -155,9 +154,4 @@ export function sendWaitTable(section) {
 }
 
 // Run as a script: the part alone.
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const anvil = findAnvil()
-  if (anvil.binary === undefined) console.error(`anvil: not measured (${anvil.reason})`)
-  const section = await sendWaitSection({ quick: process.argv.includes('--quick'), anvilBinary: anvil.binary, log: (m) => console.error(m) })
-  console.log(sendWaitTable(section))
-}
+await runAsScript(import.meta.url, sendWaitSection, sendWaitTable)

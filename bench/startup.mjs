@@ -129,6 +129,20 @@ export function findAnvil() {
   return found.path === undefined ? found : { binary: found.path }
 }
 
+/**
+ * A section's script mode: when `moduleUrl` is the file Node was started with, runs `section` (with
+ * anvil when it can be had, `--quick` honoured, progress on stderr) and prints `table` of it;
+ * resolves with the section, or undefined when the file was imported instead.
+ */
+export async function runAsScript(moduleUrl, section, table) {
+  if (process.argv[1] === undefined || moduleUrl !== pathToFileURL(process.argv[1]).href) return undefined
+  const anvil = findAnvil()
+  if (anvil.binary === undefined) console.error(`anvil: not measured (${anvil.reason})`)
+  const result = await section({ quick: process.argv.includes('--quick'), anvilBinary: anvil.binary, log: (m) => console.error(m) })
+  console.log(table(result))
+  return result
+}
+
 /** A port free on 127.0.0.1 a moment ago (for anvil, which prints no port when --silent). */
 export function freePort() {
   return new Promise((resolve, reject) => {

@@ -16,10 +16,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import WebSocket from 'ws'
-import { readyLine, stopProcess, warmupEnded } from './processes.mjs'
-import { findAnvil } from './startup.mjs'
+import { readyLine, sleep, stopProcess, warmupEnded } from './processes.mjs'
+import { runAsScript } from './startup.mjs'
 import { startAnvil, startRingchain } from './suite.mjs'
 
 /** Idle gaps before a request, ms (0: back to back). */
@@ -27,7 +26,6 @@ const GAPS = [0, 1, 5, 50]
 const TRANSPORTS = ['ws', 'http']
 const BODY = '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}'
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 
 /** One request at a time over a WebSocket: resolves with the answer's text. */
@@ -140,9 +138,4 @@ export function wakeTable(section) {
 }
 
 // Run as a script: the section alone.
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const anvil = findAnvil()
-  if (anvil.binary === undefined) console.error(`anvil: not measured (${anvil.reason})`)
-  const section = await wakeSection({ quick: process.argv.includes('--quick'), anvilBinary: anvil.binary, log: (m) => console.error(m) })
-  console.log(wakeTable(section))
-}
+await runAsScript(import.meta.url, wakeSection, wakeTable)

@@ -18,7 +18,7 @@ interface Receipt {
 }
 
 /** Who receives the token's transfers: two addresses nobody holds a key to. */
-const RECIPIENTS = ['0x00000000000000000000000000000000000000a1', '0x00000000000000000000000000000000000000a2']
+const RECIPIENTS = ['0x00000000000000000000000000000000000000a1', '0x00000000000000000000000000000000000000a2'] as const
 /** Token amounts, wider than 64 bits as real ones are. */
 const SUPPLY = 10n ** 30n
 const AMOUNT = 10n ** 20n
@@ -61,7 +61,7 @@ export class Exercise {
   async #token(rpc: Rpc): Promise<void> {
     const from = this.from
     const { transfer, approve, transferFrom, balanceOf } = WARM_TOKEN_SELECTORS
-    const [to, other] = RECIPIENTS as [string, string]
+    const [to, other] = RECIPIENTS
     const deployed = await this.#sendAndWait(rpc, 'token', WARM_TOKEN_BYTECODE + constructorArguments('Warm', SUPPLY), undefined, 'viem')
     const token = deployed.contractAddress
     if (token === null) throw new Error('the token deployment has no contract address')
