@@ -21,12 +21,12 @@ import {
   toChecksumAddress,
   bytesToUnprefixedHex,
   eoaCode7702RecoverAuthority,
-  generateAddress,
   setLengthLeft,
   unprefixedHexToBytes,
 } from '@ethereumjs/util'
 import type { RunTxResult } from '@ethereumjs/vm'
 import { ExecutionFailedError, InsufficientFundsError } from './errors.js'
+import { createdAddress } from './execution/createdAddress.js'
 import type { CallExecutor, CallView } from './execution/executor.js'
 import type { AccessListEntry, AuthorizationEntry, CallParams } from './execution/params.js'
 
@@ -82,7 +82,7 @@ export async function createAccessList(call: AccessListCall, context: AccessList
   let gas = call.gas ?? context.view.gasCap
   // ethereumjs will not build a transaction above the EIP-7825 cap (geth runs calls past it).
   if (common.isActivatedEIP(7825) && gas > MAX_TX_GAS) gas = MAX_TX_GAS
-  const to = call.to ?? generateAddress(from, bigIntToUnpaddedBytes(nonce))
+  const to = call.to ?? createdAddress(from, nonce, context.keccak)
 
   const excluded = new Set<string>([bytesToUnprefixedHex(from), bytesToUnprefixedHex(to), ...getActivePrecompiles(common).keys()])
   const authorizations = call.authorizationList ?? []

@@ -9,8 +9,10 @@
 import type { Block } from '@ethereumjs/block'
 import { RLP } from '@ethereumjs/rlp'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import { bigIntToUnpaddedBytes, concatBytes, generateAddress } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, concatBytes } from '@ethereumjs/util'
 import type { RunTxResult } from '@ethereumjs/vm'
+import { keccakOf } from './crypto.js'
+import { createdAddress } from './execution/createdAddress.js'
 import type { IncludedTx, LogRecord, ReceiptRecord } from './types.js'
 
 /** What the records of an included transaction need of the VM's result of running it. */
@@ -49,7 +51,7 @@ export function buildIncluded(block: Block, senders: readonly Uint8Array[], resu
       cumulativeGasUsed,
       gasUsed: cumulativeGasUsed - previousCumulative,
       effectiveGasPrice: effectiveGasPrice(tx, baseFee),
-      contractAddress: tx.to === undefined ? generateAddress(from, bigIntToUnpaddedBytes(tx.nonce)) : undefined,
+      contractAddress: tx.to === undefined ? createdAddress(from, tx.nonce, keccakOf(block.common)) : undefined,
       logs: txLogs,
       logsBloom: result.receipt.bitvector,
     })

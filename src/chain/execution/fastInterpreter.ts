@@ -17,6 +17,7 @@
 import type { Common } from '@ethereumjs/common'
 import { EVMError, type EVM } from '@ethereumjs/evm'
 import { EthereumJSErrorWithoutCode } from '@ethereumjs/util'
+import { installCreatedAddress } from './createdAddress.js'
 import { installFastEIPLookup } from './eipLookup.js'
 import { fastTable, type OpcodeEntry, type OpcodeRunState, type OpcodeTable } from './fastOpcodes.js'
 import { analyseJumps, JumpAnalyses, type JumpAnalysis } from './jumpAnalysis.js'
@@ -200,7 +201,7 @@ function fastSubclass(Interpreter: InterpreterClass): InterpreterClass {
   return Fast
 }
 
-/** Installs the fast interpreter on `evm` (and the lean methods, see `leanEvm.ts`), the EIP lookup on its Common, the warm-address journal. */
+/** Installs the fast interpreter on `evm` (and the lean methods, see `leanEvm.ts`), the EIP lookup on its Common, the warm-address journal, the contract addresses' hash (`createdAddress.ts`). */
 export async function installFastInterpreter(evm: EVM): Promise<void> {
   if (installed.has(evm)) return
   const Interpreter = await installLeanEvm(evm)
@@ -213,4 +214,5 @@ export async function installFastInterpreter(evm: EVM): Promise<void> {
   internals.runInterpreter = leanRunInterpreter(Fast, build)
   installFastEIPLookup(internals.common)
   installWarmJournal(internals.journal)
+  installCreatedAddress(evm)
 }
