@@ -27,7 +27,7 @@ test('behavior: CREATE addresses are ethereumjs generateAddress ones, for nonces
       expect(createdAddress(creator, nonce, keccak), `nonce ${nonce}`).toEqual(generateAddress(creator, bigIntToUnpaddedBytes(nonce)))
     }
   }
-  // Outside the written encoding's shape (a creator of another length, a nonce of over 32 bytes): RLP's own.
+  // A creator of another length, a nonce of over 32 bytes.
   expect(createdAddress(new Uint8Array(19).fill(1), 5n, keccak)).toEqual(generateAddress(new Uint8Array(19).fill(1), bigIntToUnpaddedBytes(5n)))
   expect(createdAddress(CREATORS[0]!, 2n ** 256n, keccak)).toEqual(generateAddress(CREATORS[0]!, bigIntToUnpaddedBytes(2n ** 256n)))
 })

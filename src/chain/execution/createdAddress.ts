@@ -15,35 +15,19 @@
  * method copied and compares the addresses with ethereumjs's.
  */
 import type { EVM } from '@ethereumjs/evm'
-import { RLP } from '@ethereumjs/rlp'
-import { Account, Address, bigIntToUnpaddedBytes } from '@ethereumjs/util'
+import { Account, Address } from '@ethereumjs/util'
 import { keccakOf } from '../crypto.js'
+import { encodeFlatList, unpadded } from '../encoding.js'
 
 type Keccak = (data: Uint8Array) => Uint8Array
 
 /**
  * CREATE: the last 20 bytes of keccak(rlp([creator, nonce])), a zero nonce as the empty string.
- * The RLP of a 20-byte creator is written here (a list shorter than 56 bytes: a prefix byte and its
- * two items), the nonce's bytes taken from the bigint directly: @ethereumjs/rlp's `encode` and
- * `bigIntToUnpaddedBytes` go through hex strings, and cost more than the hash.
+ * Encoded by `encoding.ts` in one pass: @ethereumjs/rlp's `encode` and `bigIntToUnpaddedBytes`
+ * go through hex strings, and cost more than the hash.
  */
 export function createdAddress(creator: Uint8Array, nonce: bigint, keccak: Keccak): Uint8Array {
-  if (creator.length !== 20 || nonce < 0n || nonce >= 1n << 256n) return keccak(RLP.encode([creator, bigIntToUnpaddedBytes(nonce)])).subarray(12)
-  let length = 0
-  for (let rest = nonce; rest > 0n; rest >>= 8n) length++
-  // A nonce below 0x80 is its own encoding (zero: 0x80, the empty string); above, a length byte first.
-  const nonceItem = nonce > 0n && nonce < 0x80n ? 1 : 1 + length
-  const rlp = new Uint8Array(22 + nonceItem)
-  rlp[0] = 0xc0 + 21 + nonceItem
-  rlp[1] = 0x80 + 20
-  rlp.set(creator, 2)
-  if (nonceItem === 1) {
-    rlp[22] = nonce === 0n ? 0x80 : Number(nonce)
-  } else {
-    rlp[22] = 0x80 + length
-    for (let i = rlp.length - 1, rest = nonce; i > 22; i--, rest >>= 8n) rlp[i] = Number(rest & 0xffn)
-  }
-  return keccak(rlp).subarray(12)
+  return keccak(encodeFlatList([creator, unpadded(nonce)])).subarray(12)
 }
 
 /** CREATE2: the last 20 bytes of keccak(0xff ++ creator ++ salt ++ keccak(initCode)). */
